@@ -1,0 +1,21 @@
+"""patrec: classic pattern recognition with Cython inner loops.
+
+The subpackages follow the chapters of a pattern-recognition course:
+
+- `patrec.linear`: perceptron, multiclass linear machine, multiclass SVM, softmax,
+  one-vs-all, all-pairs and error-correcting output codes;
+- `patrec.discriminant`: multiclass Fisher LDA and QDA;
+- `patrec.piecewise`: minimum-distance and piecewise-linear classifiers;
+- `patrec.neighbors`: distances, brute-force and branch-and-bound search, k-NN,
+  editing and condensing;
+- `patrec.datasets`: bundled classic data and the course's synthetic sets.
+
+Every public name of the subpackages is also available from `patrec` itself.
+"""
+__version__ = "0.1.0.dev0"
+
+from .exceptions import DataConversionWarning, NotFittedError
+from .piecewise import *  # noqa: F401,F403
+from . import piecewise
+
+__all__ = ["__version__", "NotFittedError", "DataConversionWarning", *piecewise.__all__]

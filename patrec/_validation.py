@@ -1,0 +1,302 @@
+"""Input checks and label encoding, done once in Python before any Cython runs.
+
+Everything a compiled kernel assumes is settled here: a 2-D, finite, C-contiguous array
+of float32 or float64 (float32 and float64 are kept as they are, every other numeric
+type becomes float64), consistent lengths, labels encoded to ``0 .. n_classes - 1`` and
+parameters inside their ranges.  Nothing the caller passed in is ever modified: when an
+array has to change it is copied.
+"""
+import numbers
+import warnings
+
+import numpy as np
+
+from .exceptions import DataConversionWarning
+
+__all__ = [
+    "check_X",
+    "check_X_y",
+    "check_labels",
+    "encode_labels",
+    "check_scalar",
+    "check_option",
+    "check_random_state",
+    "feature_names_of",
+]
+
+_KEPT_FLOATS = (np.float32, np.float64)
+
+
+def _is_sparse(X):
+    try:
+        from scipy.sparse import issparse
+    except ImportError:  # pragma: no cover - scipy is a dependency
+        return False
+    return issparse(X)
+
+
+def feature_names_of(X):
+    """Column names of a data frame when they are all strings, else None."""
+    columns = getattr(X, "columns", None)
+    if columns is None or _is_sparse(X):
+        return None
+    names = np.asarray(list(columns), dtype=object)
+    if names.size and all(isinstance(name, str) for name in names):
+        return names
+    return None
+
+
+def _as_numeric_array(X, name):
+    """``np.asarray`` with the numeric-type rules and clear errors."""
+    if hasattr(X, "dtypes") and hasattr(X, "to_numpy"):  # a pandas frame
+        X = X.to_numpy()
+    try:
+        array = np.asarray(X)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"{name} cannot be read as an array: {exc}") from exc
+    kind = array.dtype.kind
+    if kind == "c":
+        raise ValueError(f"Complex data not supported: {name} has dtype {array.dtype}.")
+    if kind == "f" and array.dtype.type in _KEPT_FLOATS:
+        return array
+    if kind in "fiub":
+        return array.astype(np.float64)
+    if kind == "O":
+        if any(isinstance(value, complex) for value in array.flat):
+            raise ValueError(f"Complex data not supported: {name} holds complex values.")
+        try:
+            return array.astype(np.float64)
+        except TypeError as exc:
+            # numpy's own message ("float() argument must be a string or a real
+            # number, not 'dict'") names the offending type: keep it.
+            raise TypeError(f"{name} holds non-numeric data: {exc}") from exc
+        except ValueError as exc:
+            raise ValueError(f"{name} holds non-numeric data: {exc}") from exc
+    raise ValueError(
+        f"{name} must hold numbers, got an array of dtype {array.dtype} "
+        "(strings, dates or other non-numeric values)."
+    )
+
+
+def check_X(X, *, name="X", min_samples=1, accept_sparse=False, estimator=None):
+    """Validate a 2-D feature array.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        The data.  Lists, data frames and any object with ``__array__`` are accepted.
+    name : str, default="X"
+        The name used in error messages.
+    min_samples : int, default=1
+        The fewest rows allowed.
+    accept_sparse : bool, default=False
+        When False a ``scipy.sparse`` input raises a `TypeError`.  When True a sparse
+        input is returned as a canonical CSR matrix with float32/float64 data.
+    estimator : object, optional
+        Named in the error messages.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        C-contiguous, float32 or float64, finite.  The input itself when it already
+        was such an array, otherwise a new array.
+    """
+    who = f" by {type(estimator).__name__}" if estimator is not None else ""
+    if X is None:
+        raise ValueError(f"{name} is None; expected a 2-D array of numbers.")
+    if _is_sparse(X):
+        if not accept_sparse:
+            raise TypeError(
+                f"Sparse input is not supported{who}: convert {name} with "
+                f"{name}.toarray() first."
+            )
+        return _check_sparse(X, name, min_samples)
+    array = _as_numeric_array(X, name)
+    if array.ndim != 2:
+        hint = (
+            " Reshape it with X.reshape(-1, 1) for a single feature or "
+            "X.reshape(1, -1) for a single sample."
+            if array.ndim == 1
+            else ""
+        )
+        raise ValueError(
+            f"Expected a 2-D array for {name}, got a {array.ndim}-D array of shape "
+            f"{array.shape}.{hint}"
+        )
+    n_samples, n_features = array.shape
+    if n_samples < min_samples:
+        raise ValueError(
+            f"Found array with {n_samples} sample(s) (shape={array.shape}) while a "
+            f"minimum of {min_samples} is required{who}."
+        )
+    if n_features < 1:
+        raise ValueError(
+            f"Found array with 0 feature(s) (shape={array.shape}) while a minimum of "
+            f"1 is required{who}."
+        )
+    if not np.isfinite(array).all():
+        raise ValueError(
+            f"Input {name} contains NaN or infinity; remove or impute those values."
+        )
+    return np.ascontiguousarray(array)
+
+
+def _check_sparse(X, name, min_samples):
+    X = X.tocsr()
+    if X.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported: {name} has dtype {X.dtype}.")
+    if X.dtype.type not in _KEPT_FLOATS:
+        X = X.astype(np.float64)
+    if X.shape[0] < min_samples:
+        raise ValueError(
+            f"Found array with {X.shape[0]} sample(s) (shape={X.shape}) while a "
+            f"minimum of {min_samples} is required."
+        )
+    if X.shape[1] < 1:
+        raise ValueError(
+            f"Found array with 0 feature(s) (shape={X.shape}) while a minimum of 1 "
+            "is required."
+        )
+    if not np.isfinite(X.data).all():
+        raise ValueError(f"Input {name} contains NaN or infinity.")
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
+
+
+def check_labels(y, n_samples=None):
+    """Validate a target vector: 1-D, no missing values, matching length.
+
+    A column vector of shape (n_samples, 1) is flattened with a
+    `DataConversionWarning`.  Returns an ndarray (a view of the input when possible).
+    """
+    if y is None:
+        raise ValueError(
+            "This estimator requires y to be passed, but the target y is None."
+        )
+    if _is_sparse(y):
+        raise TypeError("A sparse target y is not supported; pass a 1-D array.")
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected. Please change "
+            "the shape of y to (n_samples,), for example using ravel().",
+            DataConversionWarning,
+            stacklevel=3,
+        )
+        y = y.ravel()
+    if y.ndim != 1:
+        raise ValueError(
+            f"y should be a 1d array of labels, got an array of shape {y.shape}; "
+            "multi-output targets are not supported."
+        )
+    if y.dtype.kind == "c":
+        raise ValueError("Complex data not supported: y has complex values.")
+    if y.dtype.kind == "f":
+        if np.isnan(y).any():
+            raise ValueError("Input y contains NaN.")
+        if np.isinf(y).any():
+            raise ValueError("Input y contains infinity.")
+    elif y.dtype.kind == "O":
+        for value in y:
+            if value is None or (isinstance(value, float) and not np.isfinite(value)):
+                raise ValueError(f"Input y contains a missing value ({value!r}).")
+    if n_samples is not None and y.shape[0] != n_samples:
+        raise ValueError(
+            f"X and y have inconsistent numbers of samples: X has {n_samples} rows, "
+            f"y has {y.shape[0]} labels."
+        )
+    return y
+
+
+def encode_labels(y):
+    """Encode class labels as ``0 .. n_classes - 1``.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        Any hashable, mutually comparable labels: integers such as ``[3, 7, 100]``,
+        strings, booleans.  Continuous (non-integral float) targets are rejected.
+
+    Returns
+    -------
+    classes : ndarray of shape (n_classes,)
+        The sorted distinct labels.
+    codes : ndarray of shape (n_samples,), dtype intp
+        ``classes[codes]`` equals ``y``.
+    """
+    if y.dtype.kind == "f" and not np.array_equal(y, np.round(y)):
+        raise ValueError(
+            "Unknown label type: continuous. A classifier needs discrete class labels; "
+            "use integers or strings for y."
+        )
+    try:
+        classes, codes = np.unique(y, return_inverse=True)
+    except TypeError as exc:
+        raise ValueError(
+            f"The labels in y cannot be sorted (mixed types such as numbers and "
+            f"strings?): {exc}"
+        ) from exc
+    if classes.shape[0] < 2:
+        raise ValueError(
+            f"y has only one class ({classes[0]!r}); a classifier needs samples of at "
+            "least two classes."
+        )
+    return classes, codes.astype(np.intp, copy=False).reshape(-1)
+
+
+def check_X_y(X, y, *, min_samples=1, accept_sparse=False, estimator=None):
+    """Validate ``X`` with `check_X` and ``y`` with `check_labels`."""
+    X = check_X(X, min_samples=min_samples, accept_sparse=accept_sparse,
+                    estimator=estimator)
+    y = check_labels(y, X.shape[0])
+    return X, y
+
+
+def check_scalar(value, name, kind=numbers.Real, *, low=None, high=None,
+                 low_open=False, high_open=False):
+    """Check a numeric parameter's type and range, naming it in the error.
+
+    ``kind`` is `numbers.Integral` or `numbers.Real`; booleans are refused for both.
+    ``low``/``high`` bound the value, closed unless ``low_open``/``high_open``.
+    Returns the value.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
+        what = "an integer" if kind is numbers.Integral else "a real number"
+        raise TypeError(f"{name} must be {what}, got {value!r}.")
+    if isinstance(value, numbers.Real) and not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}.")
+    too_low = low is not None and (value <= low if low_open else value < low)
+    too_high = high is not None and (value >= high if high_open else value > high)
+    if too_low or too_high:
+        left = "(" if low_open else "["
+        right = ")" if high_open else "]"
+        lo = "-inf" if low is None else low
+        hi = "inf" if high is None else high
+        raise ValueError(f"{name} must be in {left}{lo}, {hi}{right}, got {value!r}.")
+    return value
+
+
+def check_option(value, name, options):
+    """Check that a string parameter is one of ``options``; return it."""
+    if not isinstance(value, str) or value not in options:
+        choices = ", ".join(repr(option) for option in options)
+        raise ValueError(f"{name} must be one of {choices}; got {value!r}.")
+    return value
+
+
+def check_random_state(seed):
+    """Turn ``None``, an int, a `numpy.random.Generator` or a ``RandomState`` into a
+    `numpy.random.Generator`."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, np.random.RandomState):
+        return np.random.default_rng(seed.randint(np.iinfo(np.int32).max))
+    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+        if seed is not None and seed < 0:
+            raise ValueError(f"random_state must be non-negative, got {seed}.")
+        return np.random.default_rng(seed)
+    raise TypeError(
+        f"random_state must be None, an int or a numpy random generator, got {seed!r}."
+    )

@@ -1,0 +1,247 @@
+"""The base classes every patrec estimator derives from.
+
+`BaseEstimator` gives scikit-learn's parameter protocol (``get_params``/``set_params``
+read from the ``__init__`` signature), a short ``repr`` and the fitted check.
+`ClassifierMixin` adds ``score`` (accuracy) and the validation every classifier shares:
+a public ``fit`` validates ``X`` and ``y``, encodes the labels into ``classes_`` and
+then calls the subclass's ``_fit(X, codes)`` with labels ``0 .. n_classes - 1``.
+
+scikit-learn is never imported here at run time: only ``__sklearn_tags__`` imports it,
+and only scikit-learn itself calls that.
+"""
+import inspect
+import warnings
+
+import numpy as np
+
+from ._validation import check_X, check_labels, encode_labels, feature_names_of
+from .exceptions import not_fitted_error
+
+__all__ = ["BaseEstimator", "ClassifierMixin", "clone"]
+
+
+class BaseEstimator:
+    """Parameters, ``repr`` and fitted checks shared by every estimator.
+
+    A subclass's ``__init__`` stores each keyword argument unchanged under its own
+    name and does nothing else; validation happens in ``fit``.
+    """
+
+    @classmethod
+    def _param_names(cls):
+        init = cls.__init__
+        if init is object.__init__:
+            return []
+        names = []
+        for parameter in inspect.signature(init).parameters.values():
+            if parameter.name == "self":
+                continue
+            if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+                raise TypeError(
+                    f"{cls.__name__}.__init__ must not take *args or **kwargs."
+                )
+            names.append(parameter.name)
+        return sorted(names)
+
+    def get_params(self, deep=True):
+        """Return the estimator's parameters as a dict.
+
+        With ``deep=True`` the parameters of nested estimators are included as
+        ``"<name>__<parameter>"``.
+        """
+        params = {}
+        for name in self._param_names():
+            value = getattr(self, name)
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                for key, inner in value.get_params(deep=True).items():
+                    params[f"{name}__{key}"] = inner
+            params[name] = value
+        return params
+
+    def set_params(self, **params):
+        """Set parameters, including ``"<name>__<parameter>"`` of nested estimators.
+
+        Returns ``self``.
+        """
+        valid = self._param_names()
+        nested = {}
+        for key, value in params.items():
+            name, sep, inner = key.partition("__")
+            if name not in valid:
+                raise ValueError(
+                    f"Invalid parameter {name!r} for {type(self).__name__}; valid "
+                    f"parameters are {valid}."
+                )
+            if sep:
+                nested.setdefault(name, {})[inner] = value
+            else:
+                setattr(self, name, value)
+        for name, inner_params in nested.items():
+            getattr(self, name).set_params(**inner_params)
+        return self
+
+    def __repr__(self):
+        defaults = {
+            name: parameter.default
+            for name, parameter in inspect.signature(type(self).__init__).parameters.items()
+        }
+        shown = []
+        for name in self._param_names():
+            value = getattr(self, name)
+            default = defaults.get(name, inspect.Parameter.empty)
+            if not _same_value(value, default):
+                shown.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import Tags, TargetTags  # only scikit-learn calls this
+
+        return Tags(estimator_type=None, target_tags=TargetTags(required=False))
+
+    def __sklearn_is_fitted__(self):
+        return hasattr(self, "n_features_in_")
+
+    def _check_is_fitted(self):
+        if not self.__sklearn_is_fitted__():
+            raise not_fitted_error(
+                f"This {type(self).__name__} instance is not fitted yet. Call 'fit' "
+                "with appropriate arguments before using this estimator."
+            )
+
+    def _validate_fit_X(self, X, **kwargs):
+        """Validate training data, forget any earlier fit, record the input features."""
+        names = feature_names_of(X)
+        X = check_X(X, estimator=self, **kwargs)
+        self._start_fit(X, names)
+        return X
+
+    def _start_fit(self, X, feature_names):
+        """Drop the state of an earlier fit; set ``n_features_in_``/``feature_names_in_``."""
+        for name in list(vars(self)):
+            if name.endswith("_") and not name.startswith("__"):
+                delattr(self, name)
+        self.n_features_in_ = X.shape[1]
+        if feature_names is not None:
+            self.feature_names_in_ = feature_names
+
+    def _validate_X(self, X, **kwargs):
+        """Validate data for a fitted estimator: same features as at fit time."""
+        self._check_is_fitted()
+        self._check_feature_names(X)
+        X = check_X(X, estimator=self, **kwargs)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input."
+            )
+        return X
+
+    def _check_feature_names(self, X):
+        fitted = getattr(self, "feature_names_in_", None)
+        given = feature_names_of(X)
+        if fitted is None and given is None:
+            return
+        if fitted is None:
+            warnings.warn(
+                f"X has feature names, but {type(self).__name__} was fitted without "
+                "feature names.",
+                UserWarning,
+                stacklevel=3,
+            )
+            return
+        if given is None:
+            warnings.warn(
+                f"X does not have valid feature names, but {type(self).__name__} was "
+                "fitted with feature names.",
+                UserWarning,
+                stacklevel=3,
+            )
+            return
+        if len(fitted) == len(given) and np.array_equal(fitted, given):
+            return
+        message = "The feature names should match those that were passed during fit.\n"
+        unseen = sorted(set(given) - set(fitted))
+        missing = sorted(set(fitted) - set(given))
+        if not unseen and not missing:
+            message += "Feature names must be in the same order as they were in fit.\n"
+        for title, names in (("unseen at fit time", unseen),
+                             ("seen at fit time, yet now missing", missing)):
+            if names:
+                message += f"Feature names {title}:\n"
+                message += "".join(f"- {name}\n" for name in names)
+        raise ValueError(message)
+
+
+class ClassifierMixin:
+    """``fit`` validation, label encoding and accuracy ``score`` for classifiers.
+
+    A subclass implements ``_fit(X, codes)`` where ``codes`` are the labels encoded
+    as ``0 .. n_classes - 1``; ``classes_``, ``n_features_in_`` and (for data frames)
+    ``feature_names_in_`` are already set when it runs.
+    """
+
+    _accept_sparse = False
+
+    def fit(self, X, y):
+        """Fit the classifier.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Class labels: any hashable, sortable values.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        names = feature_names_of(X)
+        X = check_X(X, accept_sparse=self._accept_sparse, estimator=self)
+        classes, codes = encode_labels(check_labels(y, X.shape[0]))
+        self._start_fit(X, names)
+        self.classes_ = classes
+        self._fit(X, codes)
+        return self
+
+    def _fit(self, X, codes):
+        raise NotImplementedError
+
+    def score(self, X, y):
+        """Mean accuracy of ``predict(X)`` against ``y``."""
+        return float(np.mean(self.predict(X) == np.asarray(y).reshape(-1)))
+
+    def _labels_from_scores(self, scores):
+        """``classes_`` of the highest score per row (the first one on ties)."""
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import ClassifierTags, TargetTags
+
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "classifier"
+        tags.classifier_tags = ClassifierTags()
+        tags.target_tags = TargetTags(required=True)
+        tags.input_tags.sparse = self._accept_sparse
+        return tags
+
+
+def clone(estimator):
+    """A new, unfitted estimator with the same parameters (nested ones cloned too)."""
+    params = estimator.get_params(deep=False)
+    for name, value in params.items():
+        if hasattr(value, "get_params") and not isinstance(value, type):
+            params[name] = clone(value)
+    return type(estimator)(**params)
+
+
+def _same_value(value, default):
+    if value is default:
+        return True
+    if isinstance(value, np.ndarray) or isinstance(default, np.ndarray):
+        return False
+    try:
+        return bool(value == default) and type(value) is type(default)
+    except Exception:  # comparisons that raise or are ambiguous count as different
+        return False

@@ -1,0 +1,35 @@
+"""Errors and warnings raised by patrec.
+
+`NotFittedError` is a `ValueError` and an `AttributeError`, like scikit-learn's.  When
+the caller has scikit-learn loaded, the error patrec raises is also an instance of
+scikit-learn's own ``NotFittedError`` so that ``except sklearn.exceptions.NotFittedError``
+catches it.  patrec never imports scikit-learn to make this work: it looks in
+``sys.modules`` only.
+"""
+import sys
+
+__all__ = ["NotFittedError", "DataConversionWarning"]
+
+
+class NotFittedError(ValueError, AttributeError):
+    """An estimator was used before `fit` was called."""
+
+
+class DataConversionWarning(UserWarning):
+    """The input was converted: for example a column vector ``y`` was flattened."""
+
+
+_bridges = {}
+
+
+def not_fitted_error(message):
+    """Make the `NotFittedError` to raise, bridged to scikit-learn's when it is loaded."""
+    sklearn_exceptions = sys.modules.get("sklearn.exceptions")
+    foreign = getattr(sklearn_exceptions, "NotFittedError", None)
+    if foreign is None:
+        return NotFittedError(message)
+    bridge = _bridges.get(foreign)
+    if bridge is None:
+        bridge = type("NotFittedError", (NotFittedError, foreign), {"__module__": __name__})
+        _bridges[foreign] = bridge
+    return bridge(message)

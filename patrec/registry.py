@@ -1,0 +1,30 @@
+"""The one list of patrec's classifiers.
+
+The command line (`patrec compare`), the estimator checks of the test suite and the
+documentation all read this list, so a new classifier is registered by adding one line
+here.  Each entry maps the name used on the command line to ``"module:Class"``; the
+module is imported only when the class is asked for.
+"""
+from importlib import import_module
+
+__all__ = ["CLASSIFIERS", "classifier_names", "get_classifier"]
+
+CLASSIFIERS = {
+    "minimum-distance": "patrec.piecewise:MinimumDistanceClassifier",
+}
+
+
+def classifier_names():
+    """The registered classifier names, in registration order."""
+    return list(CLASSIFIERS)
+
+
+def get_classifier(name):
+    """The class registered under ``name``."""
+    try:
+        target = CLASSIFIERS[name]
+    except KeyError:
+        known = ", ".join(CLASSIFIERS)
+        raise ValueError(f"Unknown classifier {name!r}; registered: {known}.") from None
+    module, _, attribute = target.partition(":")
+    return getattr(import_module(module), attribute)

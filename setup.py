@@ -1,0 +1,37 @@
+"""Build the Cython extensions; all metadata lives in pyproject.toml.
+
+Every ``patrec/**/*.pyx`` becomes one extension module.  Set ``PATREC_DEBUG=1`` to
+compile with bounds and wrap-around checks switched on.
+"""
+import os
+from pathlib import Path
+
+from setuptools import Extension, setup  # setuptools before Cython
+from Cython.Build import cythonize
+import numpy
+
+DEBUG = os.environ.get("PATREC_DEBUG", "0") not in ("", "0")
+
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "cdivision": True,
+    "initializedcheck": DEBUG,
+}
+
+
+def extension(pyx):
+    module = ".".join(pyx.with_suffix("").parts)
+    return Extension(
+        module,
+        [str(pyx)],
+        include_dirs=[numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_9_API_VERSION")],
+        extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"],
+    )
+
+
+extensions = [extension(pyx) for pyx in sorted(Path("patrec").rglob("*.pyx"))]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

@@ -114,7 +114,7 @@ def check_X(X, *, name="X", min_samples=1, accept_sparse=False, estimator=None):
     array = _as_numeric_array(X, name)
     if array.ndim != 2:
         hint = (
-            " Reshape it with X.reshape(-1, 1) for a single feature or "
+            " Reshape your data with X.reshape(-1, 1) for a single feature or "
             "X.reshape(1, -1) for a single sample."
             if array.ndim == 1
             else ""

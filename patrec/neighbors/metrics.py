@@ -1,0 +1,205 @@
+"""Distances between samples, as the nearest-neighbour chapter lists them.
+
+============  ==========================================  =========================
+metric        distance between x and y                     parameters
+============  ==========================================  =========================
+euclidean     sqrt(sum_i (x_i - y_i)^2)
+sqeuclidean   sum_i (x_i - y_i)^2                          (not a metric: no triangle
+                                                            inequality; same
+                                                            neighbours as euclidean)
+cityblock     sum_i |x_i - y_i|                            (Manhattan, L1)
+chebyshev     max_i |x_i - y_i|                            (L-infinity)
+minkowski     (sum_i |x_i - y_i|^p)^(1/p)                  ``p >= 1`` (``p=inf`` is
+                                                            chebyshev)
+mahalanobis   sqrt((x - y)^T Q (x - y))                    ``metric_params={'VI': Q}``
+                                                            with Q symmetric positive
+                                                            definite (SciPy's name)
+============  ==========================================  =========================
+
+The course's quadratic-form distance (x - y)^T Q (x - y) is the square of the
+``mahalanobis`` entry: it orders neighbours the same way.
+
+Internally every comparison uses a *reduced* distance that needs no root (the squared
+euclidean distance, the p-th power sum for minkowski) and roots are taken once at the
+end.  The quadratic form is computed as a euclidean distance after the linear map
+x -> x L, where Q = L L^T is the Cholesky factorisation, so all kernels are the four
+coordinate-wise ones in ``_distances.pyx``.
+"""
+import numbers
+
+import numpy as np
+from scipy.linalg import cholesky, LinAlgError
+
+from .._parallel import run_row_ranges
+from .._validation import check_X, check_option
+from . import _distances
+
+__all__ = ["METRICS", "Metric", "pairwise_distances"]
+
+METRICS = ("euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski",
+           "mahalanobis")
+
+
+class Metric:
+    """A validated metric: what the kernels compute and how to finish the result.
+
+    Parameters
+    ----------
+    metric : str, default="euclidean"
+        One of `METRICS`.
+    p : float, default=2
+        The Minkowski order, ``p >= 1`` (``np.inf`` allowed); used only by
+        ``metric="minkowski"``.
+    metric_params : dict, optional
+        ``{"VI": Q}`` for ``metric="mahalanobis"``.
+    n_features : int, optional
+        When given, the shape of ``Q`` is checked against it.
+
+    Attributes
+    ----------
+    name : str
+        The metric's name.
+    kind : int
+        The kernel's metric kind (``_distances.KINDS``).
+    p : float
+        The Minkowski order the kernel uses.
+    transform : ndarray of shape (n_features, n_features) or None
+        The factor ``L`` that maps rows for the quadratic form, else None.
+    squared : bool
+        True for ``sqeuclidean``: the reduced distance is the output.
+    """
+
+    def __init__(self, metric="euclidean", p=2, metric_params=None, n_features=None):
+        check_option(metric, "metric", METRICS)
+        params = {} if metric_params is None else dict(metric_params)
+        self.name = metric
+        self.p = 2.0
+        self.transform = None
+        self.squared = metric == "sqeuclidean"
+        if metric == "minkowski":
+            self.p = _check_p(p)
+            metric = {1.0: "cityblock", 2.0: "euclidean", np.inf: "chebyshev"}.get(
+                self.p, "minkowski")
+        if metric == "mahalanobis":
+            self.transform = _cholesky_factor(params.pop("VI", None), n_features)
+        if params:
+            raise ValueError(
+                f"Unknown metric_params {sorted(params)} for metric {self.name!r}; "
+                "only 'VI' (with metric='mahalanobis') is accepted."
+            )
+        if metric in ("euclidean", "sqeuclidean", "mahalanobis"):
+            metric = "sqeuclidean"
+        self.kind = _distances.KINDS[metric]
+
+    def __repr__(self):
+        return f"Metric({self.name!r}, kind={self.kind}, p={self.p})"
+
+    def prepare(self, X):
+        """Map rows into the space where the kernels apply (only mahalanobis moves)."""
+        if self.transform is None:
+            return X
+        return np.ascontiguousarray(X @ self.transform.astype(X.dtype, copy=False))
+
+    def finish(self, reduced):
+        """Turn an array of reduced distances into distances, in place; return it."""
+        if not self.squared:
+            _distances.rdist_to_dist_inplace(self.kind, self.p, reduced)
+        return reduced
+
+    def reduced(self, X, Y, n_jobs=None):
+        """Reduced distances between the rows of prepared ``X`` and ``Y``."""
+        out = np.empty((X.shape[0], Y.shape[0]), dtype=X.dtype)
+
+        def rows(start, stop):
+            _distances.pairwise_rdist(self.kind, self.p, X[start:stop], Y,
+                                      out[start:stop])
+
+        run_row_ranges(rows, X.shape[0], n_jobs)
+        return out
+
+
+def _check_p(p):
+    if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Real):
+        raise TypeError(f"p must be a real number >= 1, got {p!r}.")
+    if np.isnan(p) or p < 1:
+        raise ValueError(
+            f"p must be >= 1 for the Minkowski distance (below 1 it is no metric), "
+            f"got {p!r}."
+        )
+    return float(p)
+
+
+def _cholesky_factor(VI, n_features):
+    if VI is None:
+        raise ValueError(
+            "metric='mahalanobis' needs metric_params={'VI': Q} with Q the symmetric "
+            "positive-definite matrix of the quadratic form (x - y)^T Q (x - y)."
+        )
+    Q = np.array(VI, dtype=np.float64)
+    if Q.ndim != 2 or Q.shape[0] != Q.shape[1]:
+        raise ValueError(f"VI must be a square matrix, got shape {Q.shape}.")
+    if n_features is not None and Q.shape[0] != n_features:
+        raise ValueError(
+            f"VI has shape {Q.shape} but the data have {n_features} features."
+        )
+    if not np.isfinite(Q).all():
+        raise ValueError("VI contains NaN or infinity.")
+    if not np.allclose(Q, Q.T, rtol=1e-10, atol=1e-12 * np.abs(Q).max()):
+        raise ValueError("VI must be symmetric.")
+    try:
+        return cholesky(Q, lower=True)
+    except LinAlgError:
+        raise ValueError(
+            "VI must be positive definite (its Cholesky factorisation failed); a "
+            "singular or indefinite Q does not define a distance."
+        ) from None
+
+
+def pairwise_distances(X, Y=None, metric="euclidean", *, p=2, metric_params=None,
+                       n_jobs=None):
+    """Distances between every row of ``X`` and every row of ``Y``.
+
+    Each distance is computed directly from the coordinates (no expansion such as
+    ``|x|^2 - 2 x.y + |y|^2``), so the result is exact to rounding, even for data far
+    from the origin.  Cost: O(n_X * n_Y * n_features).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+        ``None`` means ``Y = X``.
+    metric : {"euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski", \
+"mahalanobis"}, default="euclidean"
+        See the table in the module docstring.
+    p : float, default=2
+        Minkowski order (``p >= 1``), used with ``metric="minkowski"``.
+    metric_params : dict, default=None
+        ``{"VI": Q}`` for ``metric="mahalanobis"``.
+    n_jobs : int, default=None
+        Threads over row ranges of ``X``; ``-1`` uses every core.
+
+    Returns
+    -------
+    D : ndarray of shape (n_samples_X, n_samples_Y)
+        float32 when both inputs are float32, otherwise float64.
+
+    Examples
+    --------
+    >>> from patrec.neighbors import pairwise_distances
+    >>> pairwise_distances([[0, 0], [3, 4]], metric="euclidean")
+    array([[0., 5.],
+           [5., 0.]])
+    >>> pairwise_distances([[0, 0]], [[3, 4]], metric="cityblock")
+    array([[7.]])
+    """
+    X = check_X(X)
+    Y = X if Y is None else check_X(Y, name="Y")
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(
+            f"X and Y must have the same number of features, got {X.shape[1]} and "
+            f"{Y.shape[1]}."
+        )
+    if X.dtype != Y.dtype:
+        X, Y = X.astype(np.float64), Y.astype(np.float64)
+    spec = Metric(metric, p, metric_params, n_features=X.shape[1])
+    return spec.finish(spec.reduced(spec.prepare(X), spec.prepare(Y), n_jobs))

@@ -1,0 +1,4 @@
+"""Piecewise-linear and minimum-distance classifiers."""
+from .minimum_distance import MinimumDistanceClassifier
+
+__all__ = ["MinimumDistanceClassifier"]

@@ -1,0 +1,190 @@
+"""The minimum-distance classifier over subclass means.
+
+Each class omega_i is split into L_i subclasses with means m_i^1 .. m_i^{L_i}.  The
+discriminant of class i is the distance to its nearest subclass mean,
+
+    g_i(x) = min_l D(x, m_i^l),
+
+and x is assigned to the class with the smallest g_i.  With one mean per class this is
+the nearest-class-mean rule; with every training sample as its own subclass it becomes
+the 1-nearest-neighbour rule.  The boundary between two subclass means is a
+hyperplane (for the euclidean distance), so the decision boundary is piecewise linear.
+"""
+import numbers
+import warnings
+
+import numpy as np
+from scipy.cluster.vq import kmeans2
+
+from ..base import BaseEstimator, ClassifierMixin
+from .._validation import check_random_state, check_scalar
+from ..neighbors.metrics import Metric
+
+__all__ = ["MinimumDistanceClassifier"]
+
+
+class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
+    """Classify by the distance to the nearest subclass mean (prototype).
+
+    Training finds ``n_prototypes`` subclass means in every class with k-means
+    (`scipy.cluster.vq.kmeans2`, k-means++ seeding); prediction returns the class
+    of the nearest prototype under ``metric``.
+
+    Parameters
+    ----------
+    n_prototypes : int or dict, default=1
+        Subclasses per class.  A dict maps class labels to counts (classes not in it
+        get 1).  A count may not exceed the number of samples of its class.
+    metric : {"euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski", \
+"mahalanobis"}, default="euclidean"
+        The distance D used to classify (see `patrec.neighbors.metrics`).  The
+        prototypes are always k-means means, found in the space where the metric is
+        measured (the mapped space for ``"mahalanobis"``).
+    p : float, default=2
+        Minkowski order, ``p >= 1``; used with ``metric="minkowski"``.
+    metric_params : dict, default=None
+        ``{"VI": Q}`` for ``metric="mahalanobis"``.
+    random_state : int, numpy Generator or None, default=None
+        Seeds k-means; only used when some class has more than one prototype.
+    n_jobs : int, default=None
+        Threads used by ``predict``/``decision_function`` (``-1``: all cores).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    prototypes_ : ndarray of shape (n_prototypes_total, n_features)
+        The subclass means, grouped by class in the order of ``classes_``.
+    prototype_labels_ : ndarray of shape (n_prototypes_total,)
+        The class label of each prototype.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names, when ``X`` was a data frame with string column names.
+
+    Notes
+    -----
+    Fitting costs one k-means run per class (O(n * L * n_features) per iteration);
+    prediction costs O(n_samples * n_prototypes_total * n_features).
+
+    References
+    ----------
+    .. [1] R. O. Duda, P. E. Hart and D. G. Stork, *Pattern Classification*, 2nd ed.,
+       Wiley, 2001, section 4.6 and problem 4.11 (minimum-distance classifiers).
+    .. [2] J. T. Tou and R. C. Gonzalez, *Pattern Recognition Principles*,
+       Addison-Wesley, 1974, chapter 3.
+
+    Examples
+    --------
+    >>> from patrec import MinimumDistanceClassifier
+    >>> X = [[0, 0], [0, 1], [5, 5], [5, 6]]
+    >>> y = ["a", "a", "b", "b"]
+    >>> clf = MinimumDistanceClassifier().fit(X, y)
+    >>> clf.prototypes_
+    array([[0. , 0.5],
+           [5. , 5.5]])
+    >>> clf.predict([[1, 1], [4, 4]])
+    array(['a', 'b'], dtype='<U1')
+    """
+
+    def __init__(self, n_prototypes=1, metric="euclidean", p=2, metric_params=None,
+                 random_state=None, n_jobs=None):
+        self.n_prototypes = n_prototypes
+        self.metric = metric
+        self.p = p
+        self.metric_params = metric_params
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _fit(self, X, codes):
+        self._metric = Metric(self.metric, self.p, self.metric_params, X.shape[1])
+        counts = self._prototype_counts(codes)
+        rng = check_random_state(self.random_state)
+        mapped = self._metric.prepare(X)
+        prototypes = []
+        for code, count in enumerate(counts):
+            members = X[codes == code]
+            prototypes.append(_subclass_means(members, mapped[codes == code], count, rng))
+        self.prototypes_ = np.concatenate(prototypes).astype(X.dtype, copy=False)
+        self._prototype_codes = np.repeat(np.arange(len(counts)), counts)
+        self.prototype_labels_ = self.classes_[self._prototype_codes]
+        self._class_starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+
+    def _prototype_counts(self, codes):
+        sizes = np.bincount(codes, minlength=len(self.classes_))
+        if isinstance(self.n_prototypes, dict):
+            unknown = set(self.n_prototypes) - set(self.classes_.tolist())
+            if unknown:
+                raise ValueError(
+                    f"n_prototypes names classes not in y: {sorted(map(repr, unknown))}."
+                )
+            requested = [self.n_prototypes.get(label, 1) for label in self.classes_.tolist()]
+        else:
+            requested = [self.n_prototypes] * len(self.classes_)
+        for label, count, size in zip(self.classes_, requested, sizes):
+            check_scalar(count, f"n_prototypes for class {label!r}", numbers.Integral,
+                         low=1)
+            if count > size:
+                raise ValueError(
+                    f"n_prototypes for class {label!r} is {count} but the class has only "
+                    f"{size} training sample(s)."
+                )
+        return np.asarray(requested, dtype=np.intp)
+
+    def _reduced_class_distances(self, X):
+        """Reduced distance from each sample to the nearest prototype of each class."""
+        X = self._validate_X(X)
+        prototypes = self.prototypes_.astype(X.dtype, copy=False)
+        metric = self._metric
+        reduced = metric.reduced(metric.prepare(X), metric.prepare(prototypes), self.n_jobs)
+        return np.minimum.reduceat(reduced, self._class_starts, axis=1)
+
+    def decision_function(self, X):
+        """Minus the distance to each class's nearest prototype.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples, n_classes), or (n_samples,) for two classes
+            ``-g_i(x)`` for every class (larger is better).  With two classes, the
+            score of the second class minus that of the first, ``g_1(x) - g_2(x)``:
+            positive means ``classes_[1]``.
+        """
+        reduced = self._reduced_class_distances(X)
+        scores = -self._metric.finish(reduced)
+        if scores.shape[1] == 2:
+            return scores[:, 1] - scores[:, 0]
+        return scores
+
+    def predict(self, X):
+        """The class of the nearest prototype (the first class on exact ties).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+        """
+        reduced = self._reduced_class_distances(X)
+        return self.classes_[np.argmin(reduced, axis=1)]
+
+
+def _subclass_means(members, mapped, count, rng):
+    """``count`` means of one class: k-means in the mapped space, means of the originals."""
+    if count == 1:
+        return members.mean(axis=0, keepdims=True, dtype=np.float64)
+    with warnings.catch_warnings():
+        # kmeans2 warns when a cluster ends empty; such a cluster gets a sample below.
+        warnings.simplefilter("ignore", UserWarning)
+        _, assignment = kmeans2(mapped.astype(np.float64), count, minit="++", seed=rng)
+    means = np.empty((count, members.shape[1]), dtype=np.float64)
+    for cluster in range(count):
+        inside = members[assignment == cluster]
+        means[cluster] = inside.mean(axis=0) if len(inside) else members[rng.integers(len(members))]
+    return means
+

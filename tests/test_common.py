@@ -1,0 +1,39 @@
+"""scikit-learn's estimator checks, run over every classifier in the registry."""
+import pickle
+
+import numpy as np
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from patrec.registry import CLASSIFIERS, classifier_names, get_classifier
+
+ESTIMATORS = [get_classifier(name)() for name in classifier_names()]
+
+
+@pytest.mark.filterwarnings("ignore:Estimator .* does not inherit from `sklearn.base.BaseEstimator`")
+@parametrize_with_checks(ESTIMATORS)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("name", classifier_names())
+def test_registry_entries_are_public(name):
+    import patrec
+
+    cls = get_classifier(name)
+    assert getattr(patrec, cls.__name__) is cls
+    assert CLASSIFIERS[name].startswith("patrec.")
+
+
+@pytest.mark.parametrize("name", classifier_names())
+def test_any_hashable_labels_and_pickle(name):
+    rng = np.random.default_rng(0)
+    centers = np.array([[0, 0], [6, 0], [0, 6]], dtype=float)
+    X = np.vstack([c + rng.normal(size=(30, 2)) for c in centers])
+    for labels in (np.array([3, 7, 100]), np.array(["cat", "dog", "eel"])):
+        y = np.repeat(labels, 30)
+        clf = get_classifier(name)().fit(X, y)
+        assert set(clf.classes_) == set(labels)
+        assert np.mean(clf.predict(X) == y) > 0.9
+        clone = pickle.loads(pickle.dumps(clf))
+        np.testing.assert_array_equal(clone.predict(X), clf.predict(X))

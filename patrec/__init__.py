@@ -15,7 +15,8 @@ Every public name of the subpackages is also available from `patrec` itself.
 __version__ = "0.1.0.dev0"
 
 from .exceptions import DataConversionWarning, NotFittedError
+from .linear import *  # noqa: F401,F403
 from .piecewise import *  # noqa: F401,F403
-from . import piecewise
+from . import linear, piecewise
 
-__all__ = ["__version__", "NotFittedError", "DataConversionWarning", *piecewise.__all__]
+__all__ = ["__version__", "NotFittedError", "DataConversionWarning", *linear.__all__, *piecewise.__all__]

@@ -10,6 +10,13 @@ from importlib import import_module
 __all__ = ["CLASSIFIERS", "classifier_names", "get_classifier"]
 
 CLASSIFIERS = {
+    "perceptron": "patrec.linear:Perceptron",
+    "linear-machine": "patrec.linear:LinearMachine",
+    "multiclass-svm": "patrec.linear:MulticlassSVM",
+    "softmax": "patrec.linear:SoftmaxRegression",
+    "one-vs-all": "patrec.linear:OneVsAll",
+    "all-pairs": "patrec.linear:AllPairs",
+    "output-codes": "patrec.linear:OutputCodes",
     "minimum-distance": "patrec.piecewise:MinimumDistanceClassifier",
 }
 

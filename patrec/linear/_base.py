@@ -1,0 +1,111 @@
+"""What the linear classifiers of this package share.
+
+- `row_storage` hands a validated dense or CSR matrix to the Cython loops (see
+  ``_kernels.pxd``) without copying the feature values;
+- `epoch_orders` draws the visiting order of each training epoch;
+- `LinearClassifierMixin` turns ``coef_`` / ``intercept_`` into ``decision_function``
+  and ``predict``: the class of the largest score g_r(x) = w_r . x + b_r.
+"""
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._validation import check_random_state, check_scalar
+
+_NO_INDEX = np.empty(0, dtype=np.intp)
+
+
+def row_storage(X):
+    """``(values, columns, row_starts)`` for the loops.
+
+    A CSR matrix gives its data and its index arrays as ``intp``; a dense
+    C-contiguous matrix gives its flattened values (a view) and two empty arrays.
+    """
+    if sp.issparse(X):
+        return (X.data, np.asarray(X.indices, dtype=np.intp),
+                np.asarray(X.indptr, dtype=np.intp))
+    return X.reshape(-1), _NO_INDEX, _NO_INDEX
+
+
+def epoch_orders(n_samples, shuffle, random_state):
+    """Yield, epoch after epoch, the order in which the rows are visited.
+
+    With ``shuffle`` every epoch gets a fresh permutation drawn from
+    ``random_state``; otherwise the rows are visited in their given order.
+    """
+    if not isinstance(shuffle, (bool, np.bool_)):
+        raise TypeError(f"shuffle must be True or False, got {shuffle!r}.")
+    rng = check_random_state(random_state)
+    in_order = np.arange(n_samples, dtype=np.intp)
+    while True:
+        yield rng.permutation(n_samples).astype(np.intp) if shuffle else in_order
+
+
+def check_epochs(max_epochs):
+    """Validate ``max_epochs``, a positive integer."""
+    return check_scalar(max_epochs, "max_epochs", numbers.Integral, low=1)
+
+
+def check_flag(value, name):
+    """Validate a True/False parameter."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}.")
+    return bool(value)
+
+
+def linear_scores(X, coef, intercept):
+    """``X @ coef.T + intercept`` in the precision of ``X`` (dense or CSR)."""
+    dtype = X.dtype if X.dtype in (np.float32, np.float64) else np.float64
+    scores = X @ coef.T.astype(dtype, copy=False)
+    return np.asarray(scores) + intercept.astype(dtype, copy=False)
+
+
+class LinearClassifierMixin:
+    """``decision_function`` and ``predict`` for k discriminants g_r(x) = w_r . x + b_r.
+
+    A subclass sets ``coef_`` of shape (n_classes, n_features) and ``intercept_`` of
+    shape (n_classes,) — or, for a binary model, shape (1, n_features) and (1,) with
+    the positive side meaning ``classes_[1]``.
+    """
+
+    _accept_sparse = True
+
+    def decision_function(self, X):
+        """Scores of the discriminants g_r(x) = w_r . x + b_r.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The samples.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples, n_classes) or (n_samples,)
+            For two classes a single column: positive means ``classes_[1]``.
+        """
+        X = self._validate_X(X, accept_sparse=True)
+        scores = linear_scores(X, self.coef_, self.intercept_)
+        if scores.shape[1] == 1:
+            return scores[:, 0]
+        if scores.shape[1] == 2:
+            return scores[:, 1] - scores[:, 0]
+        return scores
+
+    def predict(self, X):
+        """The class of the largest discriminant, argmax_r g_r(x).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The samples.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            Predicted class labels.
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(np.intp)]
+        return self._labels_from_scores(scores)

@@ -1,0 +1,100 @@
+# The multiclass (Crammer-Singer) SVM trained by stochastic subgradient descent.
+#
+# Who does what
+# -------------
+# `multiclass_svm.py` validates the parameters and the data, builds the row storage
+# (see `_kernels.pxd`), draws each epoch's order, calls `crammer_singer_epoch` once per
+# epoch and `crammer_singer_objective` to record the objective.  The loops release
+# the GIL and allocate nothing.
+#
+# The step size eta_t = 1 / (lambda t) makes the course's update collapse to a sum:
+# shrinking every w_r by (1 - lambda eta_t) = (1 - 1/t) and adding eta_t g_t gives
+#     W_{t+1} = V_t / (lambda t),   V_t = g_1 + ... + g_t,
+# where g_t adds x_t to the row of the true class and subtracts it from the row of the
+# loss-augmented winner (g_t = 0 when the hinge is inactive).  So the loop keeps only
+# V (sparse updates, no O(k d) shrink per step) and the step count t.
+#
+# Averaged iterate over the steps t0 .. T:
+#     sum_{t=t0..T} W_{t+1} = (H_T V_T - U_T) / lambda,
+# with H_t = 1/t0 + ... + 1/t and U_T = sum_{t=t0..T} H_{t-1} g_t, so U also changes
+# only where g_t does.  The caller starts the mean by zeroing U and H.
+# state[0] holds t and state[1] holds H_t between epochs.
+
+from patrec._typedefs cimport floating, intp_t
+from patrec.linear._kernels cimport get_row, augmented_dot, augmented_axpy
+
+
+def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
+                         const intp_t[::1] row_starts, intp_t n_features,
+                         const intp_t[::1] codes, const intp_t[::1] order,
+                         double[:, ::1] V, double[:, ::1] U, double[::1] scores,
+                         double[::1] state, double lam, bint averaged):
+    """One SGD epoch on the Crammer-Singer objective; return the number of updates.
+
+    At step t the current weights are W_t = V / (lambda (t - 1)) (zero at t = 1).
+    The loss-augmented winner is r* = argmax_{r != y} w_r . x; when
+    1 + w_{r*} . x - w_y . x > 0 the hinge is active and V_y += x, V_{r*} -= x.
+    """
+    cdef intp_t n_classes = V.shape[0]
+    cdef intp_t p, i, r, y, nnz, winner, updates = 0
+    cdef const floating* row_values
+    cdef const intp_t* row_columns
+    cdef double scale, t = state[0], harmonic = state[1]
+    with nogil:
+        for p in range(order.shape[0]):
+            i = order[p]
+            y = codes[i]
+            nnz = get_row(values, columns, row_starts, n_features, i,
+                          &row_values, &row_columns)
+            scale = 1.0 / (lam * t) if t > 0 else 0.0
+            winner = -1
+            for r in range(n_classes):
+                scores[r] = augmented_dot(&V[r, 0], row_values, row_columns, nnz,
+                                          n_features)
+                if r != y and (winner < 0 or scores[r] > scores[winner]):
+                    winner = r
+            if 1.0 + scale * (scores[winner] - scores[y]) > 0.0:
+                updates += 1
+                augmented_axpy(1.0, row_values, row_columns, nnz, n_features, &V[y, 0])
+                augmented_axpy(-1.0, row_values, row_columns, nnz, n_features,
+                               &V[winner, 0])
+                if averaged:
+                    augmented_axpy(harmonic, row_values, row_columns, nnz, n_features,
+                                   &U[y, 0])
+                    augmented_axpy(-harmonic, row_values, row_columns, nnz, n_features,
+                                   &U[winner, 0])
+            t += 1.0
+            harmonic += 1.0 / t
+    state[0] = t
+    state[1] = harmonic
+    return updates
+
+
+def crammer_singer_objective(const floating[::1] values, const intp_t[::1] columns,
+                             const intp_t[::1] row_starts, intp_t n_features,
+                             const intp_t[::1] codes, const double[:, ::1] W,
+                             double lam, double[::1] scores):
+    """(1/m) sum_i max_r [delta(r != y_i) + w_r . x_i - w_{y_i} . x_i]
+    + (lambda / 2) sum_r ||w_r||^2, with each w_r augmented by its bias."""
+    cdef intp_t n_classes = W.shape[0], n_samples = codes.shape[0]
+    cdef intp_t i, r, j, y, nnz
+    cdef const floating* row_values
+    cdef const intp_t* row_columns
+    cdef double loss = 0.0, worst, norm = 0.0
+    with nogil:
+        for i in range(n_samples):
+            y = codes[i]
+            nnz = get_row(values, columns, row_starts, n_features, i,
+                          &row_values, &row_columns)
+            for r in range(n_classes):
+                scores[r] = augmented_dot(&W[r, 0], row_values, row_columns, nnz,
+                                          n_features)
+            worst = 0.0
+            for r in range(n_classes):
+                if r != y and 1.0 + scores[r] - scores[y] > worst:
+                    worst = 1.0 + scores[r] - scores[y]
+            loss += worst
+        for r in range(n_classes):
+            for j in range(n_features + 1):
+                norm += W[r, j] * W[r, j]
+    return loss / n_samples + 0.5 * lam * norm

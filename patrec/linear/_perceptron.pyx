@@ -1,0 +1,115 @@
+# The perceptron loops: one pass (epoch) over the training rows per call.
+#
+# Who does what
+# -------------
+# `perceptron.py` and `linear_machine.py` validate every parameter and the data, put
+# the data in row storage (see `_kernels.pxd`), draw the visiting order of the epoch
+# and call one of the two epoch functions below; they also decide when to stop.
+# The epoch functions touch only the rows and weights they are given and release the
+# GIL for the whole pass; they allocate nothing.
+#
+# Averaging (Daume's trick): besides the weights w the loop keeps u, the sum of every
+# update multiplied by the step counter c at which it happened.  The mean of the
+# weight vectors over all c steps is then w - u / c, computed once at the end, so an
+# averaged epoch costs the same O(nnz) per mistake as a plain one.
+
+from patrec._typedefs cimport floating, intp_t
+from patrec.linear._kernels cimport get_row, augmented_dot, augmented_axpy
+
+
+def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] columns,
+                            const intp_t[::1] row_starts, intp_t n_features,
+                            const intp_t[::1] codes, const intp_t[::1] order,
+                            double[::1] w, double[::1] u, double[::1] counter,
+                            double rate, double margin, bint averaged):
+    """One epoch of the binary perceptron; return the number of mistakes.
+
+    A row x with label y = +1 (code 1) or -1 (code 0) is a mistake when
+    y (w . x + b) <= margin; then w += rate * y * (x, 1).  ``counter[0]`` is the
+    step counter c of the averaging, carried over from epoch to epoch.
+    """
+    cdef intp_t p, i, nnz, mistakes = 0
+    cdef const floating* row_values
+    cdef const intp_t* row_columns
+    cdef double sign, step
+    with nogil:
+        for p in range(order.shape[0]):
+            i = order[p]
+            nnz = get_row(values, columns, row_starts, n_features, i,
+                          &row_values, &row_columns)
+            sign = 1.0 if codes[i] == 1 else -1.0
+            if sign * augmented_dot(&w[0], row_values, row_columns, nnz,
+                                    n_features) <= margin:
+                mistakes += 1
+                step = rate * sign
+                augmented_axpy(step, row_values, row_columns, nnz, n_features, &w[0])
+                if averaged:
+                    augmented_axpy(step * counter[0], row_values, row_columns, nnz,
+                                   n_features, &u[0])
+            counter[0] += 1.0
+    return mistakes
+
+
+def linear_machine_epoch(const floating[::1] values, const intp_t[::1] columns,
+                         const intp_t[::1] row_starts, intp_t n_features,
+                         const intp_t[::1] codes, const intp_t[::1] order,
+                         double[:, ::1] W, double[:, ::1] U, double[::1] scores,
+                         double[::1] counter, double rate, double margin,
+                         bint update_all, bint averaged):
+    """One epoch of the multiclass perceptron (linear machine); return the mistakes.
+
+    Row x of class y is a mistake when some other class r scores within ``margin``
+    of the truth: w_y . x - w_r . x <= margin (ties count as mistakes).  Then
+    w_y += rate * x and either the best-scoring wrong class loses rate * x
+    (``update_all`` false) or each of the |E| offending classes loses
+    rate * x / |E| (``update_all`` true).  ``scores`` is scratch space of length
+    n_classes.
+    """
+    cdef intp_t n_classes = W.shape[0]
+    cdef intp_t p, i, r, y, nnz, winner, n_offending, mistakes = 0
+    cdef const floating* row_values
+    cdef const intp_t* row_columns
+    cdef double truth, share
+    with nogil:
+        for p in range(order.shape[0]):
+            i = order[p]
+            y = codes[i]
+            nnz = get_row(values, columns, row_starts, n_features, i,
+                          &row_values, &row_columns)
+            winner = -1
+            n_offending = 0
+            for r in range(n_classes):
+                scores[r] = augmented_dot(&W[r, 0], row_values, row_columns, nnz,
+                                          n_features)
+            truth = scores[y]
+            for r in range(n_classes):
+                if r != y and truth - scores[r] <= margin:
+                    n_offending += 1
+                    if winner < 0 or scores[r] > scores[winner]:
+                        winner = r
+            if winner >= 0:
+                mistakes += 1
+                _move(W, U, y, rate, counter[0], averaged, row_values, row_columns,
+                      nnz, n_features)
+                if not update_all:
+                    _move(W, U, winner, -rate, counter[0], averaged, row_values,
+                          row_columns, nnz, n_features)
+                else:
+                    share = -rate / n_offending
+                    for r in range(n_classes):
+                        if r != y and truth - scores[r] <= margin:
+                            _move(W, U, r, share, counter[0], averaged, row_values,
+                                  row_columns, nnz, n_features)
+            counter[0] += 1.0
+    return mistakes
+
+
+cdef inline void _move(double[:, ::1] W, double[:, ::1] U, intp_t r, double step,
+                       double count, bint averaged, const floating* row_values,
+                       const intp_t* row_columns, intp_t nnz,
+                       intp_t n_features) noexcept nogil:
+    """w_r += step * (x, 1), and the averaging sum u_r with it."""
+    augmented_axpy(step, row_values, row_columns, nnz, n_features, &W[r, 0])
+    if averaged:
+        augmented_axpy(step * count, row_values, row_columns, nnz, n_features,
+                       &U[r, 0])

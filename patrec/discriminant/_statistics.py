@@ -1,0 +1,185 @@
+"""Class statistics and covariance estimates shared by `FisherLDA` and `QDA`.
+
+Everything here works in float64 on arrays that `patrec._validation` has already
+checked; the estimators turn the results into their fitted attributes.
+"""
+import numbers
+
+import numpy as np
+from scipy import sparse
+from scipy.linalg import lapack
+
+__all__ = [
+    "check_priors",
+    "class_means",
+    "group_by_class",
+    "shrink",
+    "ledoit_wolf_covariance",
+    "cholesky_or_none",
+    "log_softmax",
+]
+
+# A covariance counts as singular when, for some feature j, the part of its variance
+# not explained by the features before it, L_jj^2, is below this fraction of the
+# variance itself, Sigma_jj (that is 1 - R^2 of regressing feature j on features
+# 1 .. j-1).  Constant and exactly collinear features give a ratio of (almost) zero.
+SINGULAR_RTOL = 1e-10
+
+
+def check_priors(priors, counts):
+    """The class prior probabilities, checked.
+
+    Parameters
+    ----------
+    priors : array-like of shape (n_classes,) or None
+        Prior probabilities P(omega_i) in the order of ``classes_``; None means the
+        class frequencies ``counts / counts.sum()``.
+    counts : ndarray of shape (n_classes,)
+        Training samples per class.
+
+    Returns
+    -------
+    priors : ndarray of shape (n_classes,), float64
+        Positive, summing to one.
+    """
+    if priors is None:
+        return counts / counts.sum()
+    if isinstance(priors, (str, bytes, numbers.Number)):
+        raise ValueError(
+            f"priors must be a sequence of {counts.shape[0]} probabilities, one per "
+            f"class, got {priors!r}."
+        )
+    try:
+        values = np.asarray(priors, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"priors must be numbers, got {priors!r}.") from exc
+    if values.ndim != 1 or values.shape[0] != counts.shape[0]:
+        raise ValueError(
+            f"priors must have one entry per class: {counts.shape[0]} classes were "
+            f"seen in y, got priors of shape {values.shape}."
+        )
+    if not np.all(np.isfinite(values)) or np.any(values <= 0):
+        raise ValueError(f"priors must be positive and finite, got {values.tolist()}.")
+    total = values.sum()
+    if abs(total - 1.0) > 1e-6:
+        raise ValueError(
+            f"priors must sum to 1, got a sum of {total!r}; divide them by their sum."
+        )
+    return values / total
+
+
+def class_means(X, codes, n_classes):
+    """Samples per class and class means, in one pass over ``X``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    codes : ndarray of shape (n_samples,)
+        Class codes ``0 .. n_classes - 1``.
+    n_classes : int
+
+    Returns
+    -------
+    counts : ndarray of shape (n_classes,), float64
+    means : ndarray of shape (n_classes, n_features), float64
+    """
+    n_samples = X.shape[0]
+    # The sparse class-indicator matrix sums each class's rows in O(n_samples *
+    # n_features), accumulating in float64.
+    indicator = sparse.csr_matrix(
+        (np.ones(n_samples), (codes, np.arange(n_samples))),
+        shape=(n_classes, n_samples),
+    )
+    counts = np.bincount(codes, minlength=n_classes).astype(np.float64)
+    sums = indicator @ X.astype(np.float64, copy=False)
+    return counts, np.asarray(sums) / counts[:, np.newaxis]
+
+
+def group_by_class(X, codes, n_classes):
+    """``X`` (as float64) with its rows sorted by class, and each class's row slice."""
+    order = np.argsort(codes, kind="stable")
+    X_sorted = X.astype(np.float64, copy=False)[order]
+    bounds = np.searchsorted(codes[order], np.arange(n_classes + 1))
+    return X_sorted, [slice(bounds[k], bounds[k + 1]) for k in range(n_classes)]
+
+
+def shrink(covariance, shrinkage):
+    """``(1 - a) * S + a * (trace(S) / d) * I``: pull S towards a scaled identity."""
+    n_features = covariance.shape[0]
+    target = np.trace(covariance) / n_features
+    shrunk = (1.0 - shrinkage) * covariance
+    shrunk.flat[:: n_features + 1] += shrinkage * target
+    return shrunk
+
+
+def ledoit_wolf_covariance(centred):
+    """Ledoit–Wolf shrunk covariance of one class's centred samples.
+
+    The features are first scaled to unit variance (features with zero variance are
+    left as they are), the biased covariance S of the scaled data is shrunk towards
+    ``mu * I`` (``mu = trace(S) / d``) with the intensity of Ledoit and Wolf [1]_,
+    and the result is scaled back.
+
+    Parameters
+    ----------
+    centred : ndarray of shape (n_samples, n_features)
+        Samples of one class minus the class mean.
+
+    Returns
+    -------
+    covariance : ndarray of shape (n_features, n_features)
+
+    Notes
+    -----
+    With ``Z`` the scaled samples (rows ``z_k``), ``n`` samples and ``d`` features the
+    intensity is ``min(b, c) / c`` where ``c = ||S - mu I||_F^2 / d`` measures how far S
+    is from the target and ``b = (sum_k ||z_k z_k^T - S||_F^2) / (n^2 d)`` estimates
+    the error of S.  It costs O(n d^2).
+
+    References
+    ----------
+    .. [1] O. Ledoit and M. Wolf, "A well-conditioned estimator for large-dimensional
+       covariance matrices", Journal of Multivariate Analysis 88(2), 365-411, 2004.
+    """
+    n_samples, n_features = centred.shape
+    scale = np.sqrt(np.mean(centred**2, axis=0))
+    scale[scale == 0.0] = 1.0
+    Z = centred / scale
+    S = Z.T @ Z / n_samples
+    if n_features == 1:
+        intensity = 0.0
+    else:
+        mu = np.trace(S) / n_features
+        distance = (np.sum(S**2) - 2.0 * mu * np.trace(S) + n_features * mu**2) / n_features
+        # sum_k ||z_k z_k^T - S||_F^2 = sum_k ||z_k||^4 - n ||S||_F^2
+        spread = (np.sum(np.sum(Z**2, axis=1) ** 2) / n_samples - np.sum(S**2))
+        spread /= n_features * n_samples
+        spread = min(spread, distance)
+        intensity = 0.0 if spread == 0 else spread / distance
+    return shrink(S, intensity) * scale[:, np.newaxis] * scale[np.newaxis, :]
+
+
+def cholesky_or_none(covariance):
+    """Lower Cholesky factor of a covariance, or None when it is (nearly) singular.
+
+    Returns
+    -------
+    factor : ndarray of shape (n_features, n_features) or None
+    feature : int or None
+        When the factor is None, the first feature found to be constant or a linear
+        combination of the features before it.
+    """
+    factor, info = lapack.dpotrf(covariance, lower=1, clean=1)
+    if info > 0:  # the leading minor of order `info` is not positive definite
+        return None, info - 1
+    diagonal = np.diag(covariance)
+    weak = ~(np.diag(factor) ** 2 > SINGULAR_RTOL * diagonal)
+    if weak.any():
+        return None, int(np.argmax(weak))
+    return factor, None
+
+
+def log_softmax(scores):
+    """``log(exp(s_i) / sum_j exp(s_j))`` per row, with the maximum subtracted first."""
+    shifted = scores - scores.max(axis=1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))

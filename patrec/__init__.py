@@ -15,8 +15,10 @@ Every public name of the subpackages is also available from `patrec` itself.
 __version__ = "0.1.0.dev0"
 
 from .exceptions import DataConversionWarning, NotFittedError
+from .discriminant import *  # noqa: F401,F403
 from .linear import *  # noqa: F401,F403
 from .piecewise import *  # noqa: F401,F403
-from . import linear, piecewise
+from . import discriminant, linear, piecewise
 
-__all__ = ["__version__", "NotFittedError", "DataConversionWarning", *linear.__all__, *piecewise.__all__]
+__all__ = ["__version__", "NotFittedError", "DataConversionWarning", *discriminant.__all__,
+           *linear.__all__, *piecewise.__all__]

@@ -18,6 +18,8 @@ CLASSIFIERS = {
     "all-pairs": "patrec.linear:AllPairs",
     "output-codes": "patrec.linear:OutputCodes",
     "minimum-distance": "patrec.piecewise:MinimumDistanceClassifier",
+    "fisher-lda": "patrec.discriminant:FisherLDA",
+    "qda": "patrec.discriminant:QDA",
 }
 
 

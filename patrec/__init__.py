@@ -15,10 +15,20 @@ Every public name of the subpackages is also available from `patrec` itself.
 __version__ = "0.1.0.dev0"
 
 from .exceptions import DataConversionWarning, NotFittedError
+from .datasets import *  # noqa: F401,F403
 from .discriminant import *  # noqa: F401,F403
 from .linear import *  # noqa: F401,F403
+from .neighbors import *  # noqa: F401,F403
 from .piecewise import *  # noqa: F401,F403
-from . import discriminant, linear, piecewise
+from . import datasets, discriminant, linear, neighbors, piecewise
 
-__all__ = ["__version__", "NotFittedError", "DataConversionWarning", *discriminant.__all__,
-           *linear.__all__, *piecewise.__all__]
+__all__ = [
+    "__version__",
+    "NotFittedError",
+    "DataConversionWarning",
+    *datasets.__all__,
+    *discriminant.__all__,
+    *linear.__all__,
+    *neighbors.__all__,
+    *piecewise.__all__,
+]

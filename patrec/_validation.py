@@ -134,7 +134,11 @@ def check_X(X, *, name="X", min_samples=1, accept_sparse=False, estimator=None):
             f"Found array with 0 feature(s) (shape={array.shape}) while a minimum of "
             f"1 is required{who}."
         )
-    if not np.isfinite(array).all():
+    # A finite sum proves every entry finite (NaN and inf propagate); only when the
+    # sum is not finite (an overflow, or a bad value) is every entry examined.
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.add.reduce(array, axis=None)
+    if not np.isfinite(total) and not np.isfinite(array).all():
         raise ValueError(
             f"Input {name} contains NaN or infinity; remove or impute those values."
         )

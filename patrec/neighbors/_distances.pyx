@@ -111,6 +111,29 @@ def pairwise_rdist(int kind, double p, const floating[:, ::1] X,
         _rdist_rows(<MetricKind> kind, p, X, Y, out)
 
 
+def group_min_rdist(int kind, double p, const floating[:, ::1] X,
+                    const floating[:, ::1] Y, const intp_t[::1] group_starts,
+                    floating[:, ::1] out):
+    """``out[i, g]``: the smallest reduced distance from ``X[i]`` to a row of group g.
+
+    The rows of ``Y`` are grouped consecutively: group g is
+    ``Y[group_starts[g]:group_starts[g + 1]]`` (``group_starts`` has one entry more
+    than there are groups, and every group is non-empty).
+    """
+    cdef intp_t i, g, j, n_features = X.shape[1]
+    cdef floating best, value
+    cdef MetricKind metric = <MetricKind> kind
+    with nogil:
+        for i in range(X.shape[0]):
+            for g in range(out.shape[1]):
+                best = rdist(metric, p, &X[i, 0], &Y[group_starts[g], 0], n_features)
+                for j in range(group_starts[g] + 1, group_starts[g + 1]):
+                    value = rdist(metric, p, &X[i, 0], &Y[j, 0], n_features)
+                    if value < best:
+                        best = value
+                out[i, g] = best
+
+
 def rdist_to_dist_inplace(int kind, double p, floating[:, ::1] values):
     """Turn reduced distances into true distances, in place."""
     cdef intp_t i, j

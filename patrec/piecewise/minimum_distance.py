@@ -18,6 +18,8 @@ from scipy.cluster.vq import kmeans2
 
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_random_state, check_scalar
+from .._parallel import run_row_ranges
+from ..neighbors import _distances
 from ..neighbors.metrics import Metric
 
 __all__ = ["MinimumDistanceClassifier"]
@@ -108,7 +110,7 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
         self.prototypes_ = np.concatenate(prototypes).astype(X.dtype, copy=False)
         self._prototype_codes = np.repeat(np.arange(len(counts)), counts)
         self.prototype_labels_ = self.classes_[self._prototype_codes]
-        self._class_starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        self._group_starts = np.concatenate(([0], np.cumsum(counts))).astype(np.intp)
 
     def _prototype_counts(self, codes):
         sizes = np.bincount(codes, minlength=len(self.classes_))
@@ -121,7 +123,7 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
             requested = [self.n_prototypes.get(label, 1) for label in self.classes_.tolist()]
         else:
             requested = [self.n_prototypes] * len(self.classes_)
-        for label, count, size in zip(self.classes_, requested, sizes):
+        for label, count, size in zip(self.classes_.tolist(), requested, sizes):
             check_scalar(count, f"n_prototypes for class {label!r}", numbers.Integral,
                          low=1)
             if count > size:
@@ -134,10 +136,17 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
     def _reduced_class_distances(self, X):
         """Reduced distance from each sample to the nearest prototype of each class."""
         X = self._validate_X(X)
-        prototypes = self.prototypes_.astype(X.dtype, copy=False)
         metric = self._metric
-        reduced = metric.reduced(metric.prepare(X), metric.prepare(prototypes), self.n_jobs)
-        return np.minimum.reduceat(reduced, self._class_starts, axis=1)
+        queries = metric.prepare(X)
+        prototypes = metric.prepare(self.prototypes_.astype(X.dtype, copy=False))
+        out = np.empty((X.shape[0], len(self.classes_)), dtype=X.dtype)
+
+        def rows(start, stop):
+            _distances.group_min_rdist(metric.kind, metric.p, queries[start:stop],
+                                       prototypes, self._group_starts, out[start:stop])
+
+        run_row_ranges(rows, X.shape[0], self.n_jobs)
+        return out
 
     def decision_function(self, X):
         """Minus the distance to each class's nearest prototype.

@@ -1,0 +1,70 @@
+"""pairwise_distances against SciPy's cdist for every metric and both dtypes."""
+import numpy as np
+import pytest
+from scipy.spatial.distance import cdist
+
+from patrec.neighbors import pairwise_distances
+
+CASES = [
+    ("euclidean", {}, "euclidean", {}),
+    ("sqeuclidean", {}, "sqeuclidean", {}),
+    ("cityblock", {}, "cityblock", {}),
+    ("chebyshev", {}, "chebyshev", {}),
+    ("minkowski", {"p": 1}, "cityblock", {}),
+    ("minkowski", {"p": 2}, "euclidean", {}),
+    ("minkowski", {"p": np.inf}, "chebyshev", {}),
+    ("minkowski", {"p": 3.5}, "minkowski", {"p": 3.5}),
+]
+
+
+@pytest.mark.parametrize("metric, params, scipy_metric, scipy_params", CASES)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_features", [1, 3, 8, 17])
+def test_matches_scipy(metric, params, scipy_metric, scipy_params, dtype, n_features):
+    rng = np.random.default_rng(n_features)
+    X = rng.normal(size=(23, n_features)).astype(dtype)
+    Y = rng.normal(size=(11, n_features)).astype(dtype)
+    D = pairwise_distances(X, Y, metric, **params)
+    assert D.dtype == dtype and D.shape == (23, 11)
+    expected = cdist(X.astype(float), Y.astype(float), scipy_metric, **scipy_params)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(D, expected, rtol=tol, atol=tol)
+
+
+def test_mahalanobis_is_the_root_of_the_quadratic_form():
+    rng = np.random.default_rng(0)
+    A = rng.normal(size=(5, 5))
+    Q = A @ A.T + 0.5 * np.eye(5)
+    X, Y = rng.normal(size=(7, 5)), rng.normal(size=(4, 5))
+    D = pairwise_distances(X, Y, "mahalanobis", metric_params={"VI": Q})
+    diff = X[:, None, :] - Y[None, :, :]
+    quadratic = np.einsum("ijk,kl,ijl->ij", diff, Q, diff)
+    np.testing.assert_allclose(D ** 2, quadratic, rtol=1e-12)
+    np.testing.assert_allclose(D, cdist(X, Y, "mahalanobis", VI=Q), rtol=1e-12)
+
+
+def test_exact_far_from_origin():
+    """Direct differences: no cancellation for data with huge norms."""
+    X = np.array([[1e8, 1e8], [1e8 + 1, 1e8]])
+    np.testing.assert_array_equal(pairwise_distances(X), [[0, 1], [1, 0]])
+
+
+def test_mixed_dtypes_threads_and_defaults():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(50, 4))
+    D = pairwise_distances(X.astype(np.float32), X)
+    assert D.dtype == np.float64
+    np.testing.assert_allclose(pairwise_distances(X, n_jobs=2), cdist(X, X), atol=1e-12)
+    assert np.all(np.diag(pairwise_distances(X)) == 0)
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="same number of features"):
+        pairwise_distances(np.ones((2, 3)), np.ones((2, 2)))
+    with pytest.raises(ValueError, match="NaN"):
+        pairwise_distances([[np.nan, 0]])
+    with pytest.raises(ValueError, match="p must be >= 1"):
+        pairwise_distances(np.ones((2, 2)), metric="minkowski", p=0.5)
+    with pytest.raises(ValueError, match="square"):
+        pairwise_distances(np.ones((2, 2)), metric="mahalanobis",
+                           metric_params={"VI": np.ones(3)})

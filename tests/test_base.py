@@ -1,0 +1,95 @@
+"""The estimator base: parameters, repr, fitted checks, feature names, sklearn bridge."""
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from patrec import MinimumDistanceClassifier, NotFittedError
+from patrec.base import clone
+
+
+def test_params_roundtrip_and_repr():
+    clf = MinimumDistanceClassifier(n_prototypes=3, metric="cityblock")
+    assert clf.get_params()["n_prototypes"] == 3
+    assert repr(clf) == "MinimumDistanceClassifier(metric='cityblock', n_prototypes=3)"
+    assert repr(MinimumDistanceClassifier()) == "MinimumDistanceClassifier()"
+    clf.set_params(metric="chebyshev")
+    assert clf.metric == "chebyshev"
+    with pytest.raises(ValueError, match="Invalid parameter 'bogus'"):
+        clf.set_params(bogus=1)
+    copy = clone(clf)
+    assert copy is not clf and copy.get_params() == clf.get_params()
+
+
+def test_not_fitted_error_is_value_and_attribute_error():
+    clf = MinimumDistanceClassifier()
+    with pytest.raises(NotFittedError, match="not fitted yet"):
+        clf.predict([[0.0, 1.0]])
+    assert issubclass(NotFittedError, ValueError)
+    assert issubclass(NotFittedError, AttributeError)
+
+
+def test_not_fitted_error_bridges_to_sklearn_when_loaded():
+    from sklearn.exceptions import NotFittedError as SklearnNotFittedError
+
+    with pytest.raises(SklearnNotFittedError):
+        MinimumDistanceClassifier().decision_function([[0.0]])
+
+
+def test_patrec_never_imports_sklearn():
+    code = ("import sys, numpy as np, patrec, patrec.cli, patrec.plotting\n"
+            "c = patrec.MinimumDistanceClassifier().fit([[0], [1]], [0, 1])\n"
+            "c.predict([[2]])\n"
+            "try:\n    patrec.MinimumDistanceClassifier().predict([[0]])\n"
+            "except patrec.NotFittedError: pass\n"
+            "assert not any(m.startswith('sklearn') for m in sys.modules), 'sklearn'\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_n_features_checked_at_predict():
+    clf = MinimumDistanceClassifier().fit([[0, 0], [1, 1]], [0, 1])
+    with pytest.raises(ValueError, match="X has 3 features, but MinimumDistanceClassifier "
+                                         "is expecting 2 features"):
+        clf.predict([[0, 0, 0]])
+
+
+def test_feature_names():
+    X = pd.DataFrame({"a": [0.0, 1.0, 5.0, 6.0], "b": [0.0, 1.0, 5.0, 6.0]})
+    clf = MinimumDistanceClassifier().fit(X, [0, 0, 1, 1])
+    assert clf.feature_names_in_.tolist() == ["a", "b"]
+    with pytest.raises(ValueError, match="same order"):
+        clf.predict(X[["b", "a"]])
+    with pytest.warns(UserWarning, match="does not have valid feature names"):
+        clf.predict(X.to_numpy())
+    refit = clf.fit(X.to_numpy(), [0, 0, 1, 1])
+    assert not hasattr(refit, "feature_names_in_")
+
+
+def test_refit_forgets_old_state_and_pickles():
+    clf = MinimumDistanceClassifier().fit([[0, 0], [1, 1], [2, 2]], ["a", "b", "c"])
+    clf.fit([[0, 0], [1, 1]], [0, 1])
+    assert clf.classes_.tolist() == [0, 1]
+    again = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(again.prototypes_, clf.prototypes_)
+
+
+def test_sklearn_tools_accept_patrec_estimators():
+    from sklearn.base import is_classifier
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from patrec.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    assert is_classifier(MinimumDistanceClassifier())
+    scores = cross_val_score(make_pipeline(StandardScaler(), MinimumDistanceClassifier()),
+                             X, y, cv=5)
+    assert scores.mean() > 0.8
+    search = GridSearchCV(MinimumDistanceClassifier(random_state=0),
+                          {"n_prototypes": [1, 2], "metric": ["euclidean", "cityblock"]},
+                          cv=3).fit(X, y)
+    assert search.best_score_ > 0.8

@@ -1,0 +1,139 @@
+"""Input validation: every bad input gets a clear error; inputs are never modified."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from patrec import DataConversionWarning, MinimumDistanceClassifier
+from patrec._validation import (check_labels, check_option, check_random_state,
+                                check_scalar, check_X, check_X_y, encode_labels)
+
+
+def test_float32_and_float64_kept_other_types_converted():
+    for dtype in (np.float32, np.float64):
+        X = np.ones((3, 2), dtype=dtype)
+        assert check_X(X) is X
+    for dtype in (np.int8, np.int64, np.uint16, np.bool_, np.float16):
+        assert check_X(np.ones((3, 2), dtype=dtype)).dtype == np.float64
+    assert check_X([[1, 2], [3, 4]]).dtype == np.float64
+
+
+def test_non_contiguous_input_is_copied_not_modified():
+    X = np.arange(12.0).reshape(3, 4)
+    view = X[:, ::2]
+    checked = check_X(view)
+    assert checked.flags.c_contiguous
+    assert not np.shares_memory(checked, X)
+    np.testing.assert_array_equal(checked, view)
+
+
+@pytest.mark.parametrize("bad, message", [
+    ([[1.0, np.nan]], "NaN or infinity"),
+    ([[1.0, np.inf]], "NaN or infinity"),
+    ([[1e308, 1e308], [1e308, 1e308]], None),  # overflowing sum, yet finite
+    ([1.0, 2.0], "2-D array"),
+    (np.ones((2, 2, 2)), "2-D array"),
+    (np.ones((0, 3)), "0 sample"),
+    (np.ones((3, 0)), "0 feature"),
+    (np.ones((2, 2), dtype=complex), "Complex data not supported"),
+    (np.array([["a", "b"]]), "must hold numbers"),
+    (np.array([[1, "x"]], dtype=object), "non-numeric"),
+    (None, "None"),
+])
+def test_bad_X_rejected(bad, message):
+    if message is None:
+        assert check_X(bad).shape == (2, 2)
+        return
+    with pytest.raises(ValueError, match=message):
+        check_X(bad)
+
+
+def test_object_dict_gives_type_error():
+    X = np.array([[1.0, 2.0]], dtype=object)
+    X[0, 0] = {"a": 1}
+    with pytest.raises(TypeError, match="non-numeric"):
+        check_X(X)
+
+
+def test_sparse_rejected_unless_accepted():
+    X = sp.random(5, 3, density=0.5, format="csc", random_state=0)
+    with pytest.raises(TypeError, match="Sparse input is not supported"):
+        check_X(X)
+    csr = check_X(X, accept_sparse=True)
+    assert sp.issparse(csr) and csr.format == "csr" and csr.has_canonical_format
+    X32 = sp.csr_matrix(np.eye(3, dtype=np.float32))
+    assert check_X(X32, accept_sparse=True).dtype == np.float32
+
+
+def test_labels():
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        check_labels(None)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        check_X_y(np.ones((3, 2)), [0, 1])
+    with pytest.raises(ValueError, match="NaN"):
+        check_labels(np.array([0.0, np.nan]))
+    with pytest.raises(ValueError, match="1d array"):
+        check_labels(np.ones((3, 2)))
+    with pytest.warns(DataConversionWarning, match="column-vector y"):
+        assert check_labels(np.ones((3, 1))).shape == (3,)
+
+
+def test_encode_labels_any_hashable():
+    classes, codes = encode_labels(np.array([100, 3, 7, 3]))
+    np.testing.assert_array_equal(classes, [3, 7, 100])
+    np.testing.assert_array_equal(codes, [2, 0, 1, 0])
+    classes, codes = encode_labels(np.array(["b", "a", "b"]))
+    assert classes.tolist() == ["a", "b"] and codes.tolist() == [1, 0, 1]
+    with pytest.raises(ValueError, match="only one class"):
+        encode_labels(np.array([1, 1, 1]))
+    with pytest.raises(ValueError, match="Unknown label type: continuous"):
+        encode_labels(np.array([0.5, 1.5]))
+    with pytest.raises(ValueError, match="cannot be sorted"):
+        encode_labels(np.array([1, "a"], dtype=object))
+
+
+def test_scalars_and_options():
+    import numbers
+
+    assert check_scalar(3, "k", numbers.Integral, low=1) == 3
+    with pytest.raises(TypeError, match="k must be an integer"):
+        check_scalar(2.5, "k", numbers.Integral)
+    with pytest.raises(TypeError, match="must be a real number"):
+        check_scalar(True, "rate")
+    with pytest.raises(ValueError, match=r"rate must be in \(0, inf\]"):
+        check_scalar(0.0, "rate", low=0, low_open=True)
+    with pytest.raises(ValueError, match="finite"):
+        check_scalar(np.nan, "rate")
+    with pytest.raises(ValueError, match="metric must be one of"):
+        check_option("l3", "metric", ("l1", "l2"))
+
+
+def test_random_state():
+    assert check_random_state(3).integers(1000) == check_random_state(3).integers(1000)
+    generator = np.random.default_rng(0)
+    assert check_random_state(generator) is generator
+    assert isinstance(check_random_state(np.random.RandomState(0)), np.random.Generator)
+    with pytest.raises(TypeError):
+        check_random_state("seed")
+    with pytest.raises(ValueError):
+        check_random_state(-1)
+
+
+def test_fit_never_modifies_inputs():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    X[::2] += 3
+    y = np.tile([0, 1], 20)
+    X_before, y_before = X.copy(), y.copy()
+    X.setflags(write=False)
+    clf = MinimumDistanceClassifier(n_prototypes=2, random_state=0).fit(X, y)
+    clf.predict(X)
+    np.testing.assert_array_equal(X, X_before)
+    np.testing.assert_array_equal(y, y_before)
+
+
+def test_no_warning_on_clean_input():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_X_y(np.ones((3, 2)), [0, 1, 0])

@@ -9,9 +9,10 @@
 # GIL for the whole pass; they allocate nothing.
 #
 # Averaging (Daume's trick): besides the weights w the loop keeps u, the sum of every
-# update multiplied by the step counter c at which it happened.  The mean of the
-# weight vectors over all c steps is then w - u / c, computed once at the end, so an
-# averaged epoch costs the same O(nnz) per mistake as a plain one.
+# update multiplied by c, the number of steps taken before it.  After T steps the
+# mean of the weight vectors w_1 .. w_T held after each step is w - u / T, computed
+# once at the end, so an averaged epoch costs the same O(nnz) per mistake as a plain
+# one.
 
 from patrec._typedefs cimport floating, intp_t
 from patrec.linear._kernels cimport get_row, augmented_dot, augmented_axpy

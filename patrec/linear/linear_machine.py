@@ -118,7 +118,7 @@ class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         weights = np.zeros((n_classes, n_features + 1))
         sums = np.zeros_like(weights)
         scores = np.empty(n_classes)
-        counter = np.ones(1)
+        counter = np.zeros(1)
         mistakes = []
         for order in orders:
             mistakes.append(linear_machine_epoch(

@@ -117,7 +117,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         values, columns, row_starts = row_storage(X)
         weights = np.zeros((len(problems), n_features + 1))
         sums = np.zeros_like(weights)
-        counters = np.ones((len(problems), 1))
+        counters = np.zeros((len(problems), 1))
         active = list(range(len(problems)))  # the problems still making mistakes
         mistakes = []
         for order in orders:

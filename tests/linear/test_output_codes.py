@@ -1,0 +1,148 @@
+"""Output codes: the course's worked example, the code matrices and the classifier."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import load_iris
+from sklearn.linear_model import LogisticRegression
+from sklearn.preprocessing import StandardScaler
+
+from patrec import OutputCodes, Perceptron, code_matrix, decode
+
+M = np.array([[-1, 0, -1, -1, +1, -1, -1],
+              [+1, -1, 0, +1, +1, +1, -1],
+              [+1, 0, -1, -1, -1, +1, +1],
+              [-1, -1, +1, 0, -1, -1, +1]])
+F = np.array([0.5, -7, -1, -2, -10, -12, 9])
+
+
+def test_worked_example_hamming():
+    index, distances = decode(M, F[None, :], return_distances=True)
+    np.testing.assert_array_equal(distances, [[3.5, 4.5, 1.5, 2.5]])
+    assert index.tolist() == [2]  # class 3 of the course, 0-based
+
+
+def test_worked_example_exponential_loss():
+    index, distances = decode(M, F, method="loss", loss="exp", return_distances=True)
+    assert index.tolist() == [3]  # class 4 of the course
+    np.testing.assert_allclose(distances[0], [30133.0, 192893.0, 162757.0, 5.4],
+                               rtol=0, atol=0.5)
+    # the first row term by term, as the course writes it out
+    assert distances[0, 0] == pytest.approx(sum(np.exp(-M[0] * F)))
+
+
+def test_other_losses_and_a_callable():
+    margins = M * F
+    _, hinge = decode(M, F, method="loss", loss="hinge", return_distances=True)
+    np.testing.assert_allclose(hinge[0], np.maximum(0, 1 - margins).sum(axis=1))
+    _, log = decode(M, F, method="loss", loss="log", return_distances=True)
+    np.testing.assert_allclose(log[0], np.log1p(np.exp(-margins)).sum(axis=1))
+    _, custom = decode(M, F, method="loss", loss=lambda z: z ** 2,
+                       return_distances=True)
+    np.testing.assert_allclose(custom[0], (margins ** 2).sum(axis=1))
+    # several samples at once, one row each
+    indices = decode(M, np.vstack([F, -F, np.zeros(7)]))
+    assert indices.shape == (3,)
+    assert indices[2] == 0  # all distances 3.5: the first row wins the tie
+
+
+@pytest.mark.parametrize("bad_M, match", [
+    ([[1, 2], [0, -1]], "only -1, 0 and \\+1"),
+    ([1, -1], "2-D"),
+])
+def test_decode_rejects_bad_input(bad_M, match):
+    with pytest.raises(ValueError, match=match):
+        decode(bad_M, [[1.0, 1.0]])
+
+
+def test_decode_rejects_bad_scores_and_options():
+    with pytest.raises(ValueError, match="shape"):
+        decode(M, np.zeros((2, 6)))
+    with pytest.raises(ValueError, match="method"):
+        decode(M, F, method="euclid")
+    with pytest.raises(ValueError, match="loss"):
+        decode(M, F, method="loss", loss="square")
+
+
+def test_named_codes():
+    np.testing.assert_array_equal(code_matrix("one-vs-all", 3),
+                                  [[1, -1, -1], [-1, 1, -1], [-1, -1, 1]])
+    np.testing.assert_array_equal(code_matrix("all-pairs", 3),
+                                  [[1, 1, 0], [-1, 0, 1], [0, -1, -1]])
+    for code, length in (("dense-random", 30), ("sparse-random", 45)):
+        A = code_matrix(code, 8, random_state=0)
+        assert A.shape == (8, length)
+        assert ((A == 1).any(axis=0) & (A == -1).any(axis=0)).all()
+        assert A.any(axis=1).all()
+        assert len({tuple(row) for row in A}) == 8
+        np.testing.assert_array_equal(A, code_matrix(code, 8, random_state=0))
+    assert not (code_matrix("sparse-random", 8, random_state=0) != 0).all()
+
+
+@pytest.fixture
+def iris():
+    X, y = load_iris(return_X_y=True)
+    return StandardScaler().fit_transform(X), y
+
+
+def test_zeros_leave_examples_out(iris):
+    X, y = iris
+    code = code_matrix("all-pairs", 3)
+    clf = OutputCodes(LogisticRegression(), code=code).fit(X, y)
+    for s, model in enumerate(clf.estimators_):
+        rows = code[y, s] != 0
+        expected = LogisticRegression().fit(X[rows], code[y[rows], s])
+        np.testing.assert_allclose(model.coef_, expected.coef_)
+
+
+def test_prediction_is_decoding_of_the_binary_scores(iris):
+    X, y = iris
+    for decoding, loss in (("hamming", "hinge"), ("loss", "exp"), ("loss", "log")):
+        clf = OutputCodes(code="sparse-random", decoding=decoding, loss=loss,
+                          random_state=0).fit(X, y)
+        F = np.column_stack([m.decision_function(X) for m in clf.estimators_])
+        expected = decode(clf.code_, F, method=decoding, loss=loss)
+        np.testing.assert_array_equal(clf.predict(X), clf.classes_[expected])
+        assert clf.score(X, y) > 0.8
+
+
+def test_user_code_and_sparse_input(iris):
+    X, y = iris
+    code = [[1, -1, 1, -1], [-1, 1, 1, 0], [-1, -1, -1, 1]]
+    base = Perceptron(averaged=True, random_state=0)
+    clf = OutputCodes(base, code=code, decoding="loss").fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(clf.code_, code)
+    dense = OutputCodes(base, code=code, decoding="loss").fit(X, y)
+    np.testing.assert_allclose(clf.decision_function(sp.csr_matrix(X)),
+                               dense.decision_function(X))
+
+
+@pytest.mark.parametrize("code, match", [
+    ([[1, -1], [-1, -1], [1, -1]], "Column 1 .* constant"),
+    ([[1, -1], [-1, 1], [0, 0]], "Row 2 .* all zero"),
+    ([[1, -1], [-1, 1]], "one row per class"),
+    ([[1, -1, 0], [-1, 1, 0], [1, 0, 2]], "-1, 0 and \\+1"),
+    ([1, -1, 1], "2-D"),
+    ("random", "code must be one of"),
+])
+def test_bad_codes(iris, code, match):
+    X, y = iris
+    with pytest.raises(ValueError, match=match):
+        OutputCodes(code=code).fit(X, y)
+
+
+def test_bad_options(iris):
+    X, y = iris
+    with pytest.raises(ValueError, match="decoding"):
+        OutputCodes(decoding="nearest").fit(X, y)
+    with pytest.raises(ValueError, match="loss"):
+        OutputCodes(loss="square").fit(X, y)
+    with pytest.raises(TypeError, match="decision_function"):
+        OutputCodes(estimator=object()).fit(X, y)
+
+
+def test_random_code_is_deterministic(iris):
+    X, y = iris
+    a = OutputCodes(code="dense-random", random_state=3).fit(X, y)
+    b = OutputCodes(code="dense-random", random_state=3).fit(X, y)
+    np.testing.assert_array_equal(a.code_, b.code_)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))

@@ -1,0 +1,93 @@
+"""Softmax regression against scikit-learn's multinomial LogisticRegression."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import check_grad
+from sklearn.datasets import load_digits, load_iris, load_wine
+from sklearn.linear_model import LogisticRegression
+from sklearn.preprocessing import StandardScaler
+
+from patrec import SoftmaxRegression
+
+
+def digits_like():
+    X, y = load_digits(return_X_y=True)
+    return X[:300] / 16.0, y[:300]
+
+
+def datasets():
+    for load in (load_iris, load_wine):
+        X, y = load(return_X_y=True)
+        yield load.__name__, StandardScaler().fit_transform(X), y
+    yield ("digits",) + digits_like()
+
+
+@pytest.mark.parametrize("name, X, y", list(datasets()),
+                         ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("C", [0.1, 1.0])
+def test_probabilities_match_scikit_learn(name, X, y, C):
+    reference = LogisticRegression(C=C, tol=1e-10, max_iter=10000).fit(X, y)
+    clf = SoftmaxRegression(C=C, tol=1e-9).fit(X, y)
+    np.testing.assert_allclose(clf.predict_proba(X), reference.predict_proba(X),
+                               atol=1e-4)
+    np.testing.assert_array_equal(clf.predict(X), reference.predict(X))
+
+
+def test_objective_gradient_is_exact():
+    X, y = load_iris(return_X_y=True)
+    clf = SoftmaxRegression(C=0.5, max_iter=1).fit(X, y)
+    # rebuild the objective the estimator minimised and check its gradient
+    from patrec.linear import softmax
+
+    theta = np.concatenate([clf.coef_.ravel(), clf.intercept_]) + 0.1
+    n, k, d = len(y), 3, X.shape[1]
+    onehot = np.eye(k)[y]
+
+    def f(t):
+        W, b = softmax._unpack(t, k, d, True)
+        S = X @ W.T + b
+        return ((softmax._logsumexp(S) - (S * onehot).sum(1)).sum() * 0.5
+                + 0.5 * (W ** 2).sum()) / (0.5 * n)
+
+    def g(t):
+        W, b = softmax._unpack(t, k, d, True)
+        S = X @ W.T + b
+        R = np.exp(S - softmax._logsumexp(S)[:, None]) - onehot
+        return np.concatenate([((R.T @ X) * 0.5 + W).ravel(), R.sum(0) * 0.5]) / (
+            0.5 * n)
+
+    assert check_grad(f, g, theta) < 1e-5
+
+
+def test_probabilities_are_stable_for_huge_scores():
+    clf = SoftmaxRegression().fit([[0.0], [1.0], [2.0]], [0, 1, 2])
+    clf.coef_ = np.array([[1e4], [0.0], [-1e4]])
+    P = clf.predict_proba([[1e3], [-1e3], [0.0]])
+    assert np.isfinite(P).all()
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    np.testing.assert_allclose(P[0], [1, 0, 0], atol=1e-12)
+    assert np.isfinite(clf.predict_log_proba([[1e3]])).all()
+
+
+def test_sparse_and_float32_input():
+    X, y = load_iris(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    dense = SoftmaxRegression(tol=1e-9).fit(X, y)
+    sparse = SoftmaxRegression(tol=1e-9).fit(sp.csr_matrix(X), y)
+    np.testing.assert_allclose(sparse.predict_proba(X), dense.predict_proba(X),
+                               atol=1e-6)
+    single = SoftmaxRegression().fit(X.astype(np.float32), y)
+    assert abs(single.score(X, y) - dense.score(X, y)) <= 0.01
+
+
+@pytest.mark.parametrize("params, error, match", [
+    ({"C": 0.0}, ValueError, "C"),
+    ({"C": -1.0}, ValueError, "C"),
+    ({"max_iter": 0}, ValueError, "max_iter"),
+    ({"tol": 0.0}, ValueError, "tol"),
+    ({"fit_intercept": "no"}, TypeError, "fit_intercept"),
+])
+def test_bad_parameters(params, error, match):
+    X, y = load_iris(return_X_y=True)
+    with pytest.raises(error, match=match):
+        SoftmaxRegression(**params).fit(X, y)

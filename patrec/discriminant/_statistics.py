@@ -96,9 +96,17 @@ def class_means(X, codes, n_classes):
 
 
 def group_by_class(X, codes, n_classes):
-    """``X`` (as float64) with its rows sorted by class, and each class's row slice."""
+    """A float64 copy of ``X`` with its rows sorted by class, and each class's rows.
+
+    Returns
+    -------
+    X_sorted : ndarray of shape (n_samples, n_features), float64
+        A new array (never a view of ``X``): callers may modify it.
+    rows : list of slice
+        ``X_sorted[rows[k]]`` are the samples of class k.
+    """
     order = np.argsort(codes, kind="stable")
-    X_sorted = X.astype(np.float64, copy=False)[order]
+    X_sorted = np.take(X, order, axis=0).astype(np.float64, copy=False)
     bounds = np.searchsorted(codes[order], np.arange(n_classes + 1))
     return X_sorted, [slice(bounds[k], bounds[k + 1]) for k in range(n_classes)]
 

@@ -182,7 +182,8 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
         self.priors_ = check_priors(self.priors, counts)
         self.means_ = means
         # the within-class deviations x - m_k, one row per sample
-        deviations = X.astype(np.float64, copy=False) - means[codes]
+        deviations = means[codes]
+        np.subtract(X, deviations, out=deviations)
         if solver == "eigen":
             center = np.zeros(n_features)
             ratios = self._solve_eigen(deviations, codes, counts, shrinkage)
@@ -244,12 +245,12 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
 
     def _solve_svd(self, deviations):
         """Whiten S_w by SVD, then find the directions among the class means."""
-        n_samples, n_features = deviations.shape
+        n_samples = deviations.shape[0]
         n_classes = self.means_.shape[0]
-        scale = np.sqrt(np.mean(deviations**2, axis=0))
+        covariance = deviations.T @ deviations / n_samples  # S_w / n
+        scale = np.sqrt(np.diag(covariance))
         scale[scale == 0.0] = 1.0
-        standardised = deviations / (scale * np.sqrt(n_samples))
-        singular_values, directions = _singular_values_and_vectors(standardised)
+        singular_values, directions = _standardised_svd(deviations, covariance, scale)
         rank = int(np.sum(singular_values > self.tol))
         if rank == 0:
             raise ValueError(
@@ -354,16 +355,19 @@ def _ratios(values):
     return values / total if total > 0 else np.zeros_like(values)
 
 
-def _singular_values_and_vectors(A):
-    """Singular values (descending) and right singular vectors (rows) of a tall A.
+def _standardised_svd(deviations, covariance, scale):
+    """Singular values (descending) and right singular vectors (rows) of
+    ``A = deviations / (scale * sqrt(n))``, the standardised within-class data.
 
-    When ``A^T A`` is well conditioned its eigen-decomposition (O(n d^2) for the
-    product, cheaper than an SVD of A) is accurate enough and is used; otherwise the
-    SVD of A itself is taken.
+    ``A^T A`` is the within-class correlation matrix ``covariance / (scale scale^T)``.
+    When it is well conditioned its eigen-decomposition (O(d^3) once the covariance
+    is known) is accurate enough and is used; otherwise the SVD of A itself
+    (O(n d^2), accurate however small the singular values) is taken.
     """
-    gram = A.T @ A
-    eigenvalues, eigenvectors = linalg.eigh(gram)
+    correlation = covariance / np.outer(scale, scale)
+    eigenvalues, eigenvectors = linalg.eigh(correlation)
     if eigenvalues[0] >= _WELL_CONDITIONED * eigenvalues[-1] > 0:
         return np.sqrt(eigenvalues[::-1]), eigenvectors[:, ::-1].T
+    A = deviations / (scale * np.sqrt(deviations.shape[0]))
     _, singular_values, right = linalg.svd(A, full_matrices=False)
     return singular_values, right

@@ -132,16 +132,16 @@ class QDA(ClassifierMixin, BaseEstimator):
         log_determinants = np.empty(n_classes)
         identity = np.eye(n_features)
         for k, label in enumerate(self.classes_):
-            samples = X_sorted[rows[k]]
-            means[k] = samples.mean(axis=0)
-            deviations = samples - means[k]
-            covariance = deviations.T @ deviations / (samples.shape[0] - 1)
+            deviations = X_sorted[rows[k]]  # a view: centred in place below
+            means[k] = deviations.mean(axis=0)
+            deviations -= means[k]
+            covariance = deviations.T @ deviations / (deviations.shape[0] - 1)
             if reg_param > 0:
                 covariance = (1.0 - reg_param) * covariance + reg_param * identity
             factor, feature = cholesky_or_none(covariance)
             if factor is None:
-                raise ValueError(self._singular_message(label, feature, samples.shape[0],
-                                                        n_features, reg_param))
+                raise ValueError(self._singular_message(
+                    label, feature, deviations.shape[0], n_features, reg_param))
             covariances[k] = covariance
             precision_factors[k] = linalg.solve_triangular(factor, identity, lower=True)
             log_determinants[k] = 2.0 * np.sum(np.log(np.diag(factor)))

@@ -1,13 +1,10 @@
 """The command line, end to end in a subprocess, with its real output parsed."""
-import os
 import re
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-
-import patrec
 
 from patrec.datasets import load_iris
 
@@ -16,12 +13,9 @@ ROW = re.compile(r"^(?P<name>\S+)\s+(?P<mean>\d\.\d{3}) ± (?P<std>\d\.\d{3})\s+
 
 
 def run(*args, cwd=None):
-    # the patrec under test, whether installed or built in place
-    root = os.path.dirname(os.path.dirname(patrec.__file__))
-    env = dict(os.environ, MPLBACKEND="Agg",
-               PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    """Run ``python -m patrec`` (tests/conftest.py points subprocesses at our patrec)."""
     return subprocess.run([sys.executable, "-m", "patrec", *args], capture_output=True,
-                          text=True, cwd=cwd, env=env, timeout=300)
+                          text=True, cwd=cwd, timeout=300)
 
 
 def table(stdout):

@@ -1,22 +1,16 @@
 """Every gallery script runs to the end (Agg backend, a fresh interpreter each)."""
-import os
 import pathlib
 import subprocess
 import sys
 
 import pytest
 
-import patrec
-
 EXAMPLES = sorted((pathlib.Path(__file__).parents[1] / "examples").rglob("plot_*.py"))
 
 
 @pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_example_runs(script, tmp_path):
-    root = os.path.dirname(os.path.dirname(patrec.__file__))
-    env = dict(os.environ, MPLBACKEND="Agg",
-               PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
-    result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
+    result = subprocess.run([sys.executable, str(script)], cwd=tmp_path,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
 

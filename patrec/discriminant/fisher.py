@@ -229,7 +229,7 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
         if factor is None:
             raise ValueError(
                 "The within-class scatter matrix S_w is singular, so "
-                "S_b w = lambda S_w w has no unique solution: feature "
+                "S_b w = lambda S_w w has no unique solution: the feature at index "
                 f"{feature} is constant within the classes or a linear combination of "
                 "other features (this is always so when n_samples - n_classes < "
                 "n_features). Use solver='svd', or solver='eigen' with shrinkage='auto' "

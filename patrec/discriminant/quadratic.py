@@ -158,8 +158,8 @@ class QDA(ClassifierMixin, BaseEstimator):
             f" (it has {n_samples} samples for {n_features} features, so its covariance "
             "cannot have full rank)"
             if n_samples <= n_features
-            else f": feature {feature} is constant in this class or a linear combination "
-            "of other features"
+            else f": the feature at index {feature} is constant in this class or a "
+            "linear combination of other features"
         )
         remedy = (
             "Increase reg_param" if reg_param > 0

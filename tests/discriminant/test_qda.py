@@ -164,7 +164,7 @@ def test_singular_covariance_names_class_and_remedy():
     X = rng.normal(size=(40, 3))
     y = np.repeat([3, 7], 20)
     X[y == 7, 2] = 1.0  # constant within class 7
-    with pytest.raises(ValueError, match=r"class 7 is singular: feature 2.*reg_param > 0"):
+    with pytest.raises(ValueError, match=r"class 7 is singular: the feature at index 2.*reg_param > 0"):
         QDA().fit(X, y)
     assert QDA(reg_param=0.01).fit(X, y).score(X, y) > 0.5
 

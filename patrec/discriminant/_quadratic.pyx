@@ -121,8 +121,8 @@ def mahalanobis_squared(const floating[:, ::1] X,
                         column = buffer + s * d
                         for j in range(d):
                             column[j] = row[j] - mean[j]
-                    _triangular_multiply(d, <int> nb, <floating *> &inverse_factors[i, 0, 0],
-                                      buffer)
+                    _triangular_multiply(d, <int> nb,
+                                         <floating *> &inverse_factors[i, 0, 0], buffer)
                     for s in range(nb):
                         out[start + s, i] = _sum_of_squares(buffer + s * d, d)
                 start = stop

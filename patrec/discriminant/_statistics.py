@@ -158,7 +158,9 @@ def ledoit_wolf_covariance(centred):
         intensity = 0.0
     else:
         mu = np.trace(S) / n_features
-        distance = (np.sum(S**2) - 2.0 * mu * np.trace(S) + n_features * mu**2) / n_features
+        # ||S - mu I||_F^2 / d
+        distance = (np.sum(S**2) - 2.0 * mu * np.trace(S) + n_features * mu**2)
+        distance /= n_features
         # sum_k ||z_k z_k^T - S||_F^2 = sum_k ||z_k||^4 - n ||S||_F^2
         spread = (np.sum(np.sum(Z**2, axis=1) ** 2) / n_samples - np.sum(S**2))
         spread /= n_features * n_samples

@@ -331,7 +331,7 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
         return self._labels_from_scores(self._class_scores(X))
 
     def predict_log_proba(self, X):
-        """Log posterior probabilities ``log P(omega_k | x)``, shape (n_samples, n_classes)."""
+        """Log posteriors ``log P(omega_k | x)``, shape (n_samples, n_classes)."""
         return log_softmax(self._class_scores(X))
 
     def predict_proba(self, X):

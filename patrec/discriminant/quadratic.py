@@ -3,7 +3,8 @@
 Every class omega_i is modelled as a Gaussian with its own mean m_i and covariance
 Sigma_i, estimated from the class's N_i samples,
 
-    m_i = (1 / N_i) sum_j x_j,      Sigma_i = 1 / (N_i - 1) sum_j (x_j - m_i)(x_j - m_i)^T,
+    m_i = (1 / N_i) sum_j x_j,
+    Sigma_i = 1 / (N_i - 1) sum_j (x_j - m_i)(x_j - m_i)^T,
 
 and a sample goes to the class with the largest
 
@@ -118,8 +119,8 @@ class QDA(ClassifierMixin, BaseEstimator):
         for label, count in zip(self.classes_, counts):
             if count < 2:
                 raise ValueError(
-                    f"Class {_label_text(label)} has only {int(count)} sample: QDA estimates a "
-                    "covariance matrix for every class and needs at least 2 samples "
+                    f"Class {_label_text(label)} has only {int(count)} sample: QDA "
+                    "estimates a covariance matrix for every class and needs at least 2 samples "
                     "per class. Add samples of this class, drop it, or use FisherLDA "
                     "(one covariance shared by all classes)."
                 )
@@ -166,7 +167,8 @@ class QDA(ClassifierMixin, BaseEstimator):
             else "Set reg_param > 0 (for example reg_param=0.01)"
         )
         return (
-            f"The covariance matrix of class {_label_text(label)} is singular{reason}. {remedy}: "
+            f"The covariance matrix of class {_label_text(label)} is singular{reason}. "
+            f"{remedy}: "
             "each class covariance becomes (1 - reg_param) * Sigma + reg_param * I. "
             "FisherLDA, which pools the classes, is another option."
         )
@@ -201,7 +203,7 @@ class QDA(ClassifierMixin, BaseEstimator):
         return self._labels_from_scores(self._class_scores(X))
 
     def predict_log_proba(self, X):
-        """Log posterior probabilities ``log P(omega_i | x)``, shape (n_samples, n_classes).
+        """Log posteriors ``log P(omega_i | x)``, shape (n_samples, n_classes).
 
         ``g_i(x) - log sum_j exp g_j(x)``, with the largest g subtracted first so that
         nothing overflows.

@@ -49,7 +49,8 @@ def sklearn_qda(X, y, reg_param):
     """
     # tol only decides when scikit-learn refuses a covariance; keep every class
     model = QuadraticDiscriminantAnalysis(reg_param=reg_param, tol=1e-300).fit(X, y)
-    probe = QuadraticDiscriminantAnalysis().fit([[0.0], [2.0], [5.0], [7.0]], [0, 0, 1, 1])
+    probe = QuadraticDiscriminantAnalysis().fit([[0.0], [2.0], [5.0], [7.0]],
+                                                [0, 0, 1, 1])
     if np.isclose(probe.scalings_[0][0], 1.0):  # biased: var of {0, 2} = 1, not 2
         for k, label in enumerate(model.classes_):
             n = np.sum(y == label)
@@ -164,7 +165,8 @@ def test_singular_covariance_names_class_and_remedy():
     X = rng.normal(size=(40, 3))
     y = np.repeat([3, 7], 20)
     X[y == 7, 2] = 1.0  # constant within class 7
-    with pytest.raises(ValueError, match=r"class 7 is singular: the feature at index 2.*reg_param > 0"):
+    message = r"class 7 is singular: the feature at index 2.*reg_param > 0"
+    with pytest.raises(ValueError, match=message):
         QDA().fit(X, y)
     assert QDA(reg_param=0.01).fit(X, y).score(X, y) > 0.5
 

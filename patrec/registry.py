@@ -20,6 +20,7 @@ CLASSIFIERS = {
     "minimum-distance": "patrec.piecewise:MinimumDistanceClassifier",
     "fisher-lda": "patrec.discriminant:FisherLDA",
     "qda": "patrec.discriminant:QDA",
+    "knn": "patrec.neighbors:KNeighborsClassifier",
 }
 
 

@@ -1,0 +1,22 @@
+# Type stub of the compiled module patrec.neighbors._bnb_tree.
+import numpy as np
+import numpy.typing as npt
+
+MAX_CHILDREN: int
+
+def knn_search(kind: int, p: float, queries: npt.NDArray[np.floating],
+               data: npt.NDArray[np.floating], centers: npt.NDArray[np.floating],
+               node_start: npt.NDArray[np.intp], node_end: npt.NDArray[np.intp],
+               node_child: npt.NDArray[np.intp], node_nchild: npt.NDArray[np.intp],
+               radius: npt.NDArray[np.float64], to_center: npt.NDArray[np.float64],
+               order: npt.NDArray[np.intp], grow: float, tiny: float,
+               out_dist: npt.NDArray[np.floating], out_idx: npt.NDArray[np.intp],
+               out_evals: npt.NDArray[np.intp]) -> None: ...
+def radius_search(kind: int, p: float, queries: npt.NDArray[np.floating],
+                  data: npt.NDArray[np.floating], centers: npt.NDArray[np.floating],
+                  node_start: npt.NDArray[np.intp], node_end: npt.NDArray[np.intp],
+                  node_child: npt.NDArray[np.intp], node_nchild: npt.NDArray[np.intp],
+                  radius: npt.NDArray[np.float64], to_center: npt.NDArray[np.float64],
+                  order: npt.NDArray[np.intp], grow: float, tiny: float, r: float,
+                  out_counts: npt.NDArray[np.intp], out_evals: npt.NDArray[np.intp]
+                  ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]: ...

@@ -1,0 +1,317 @@
+# The Fukunaga-Narendra branch-and-bound search (see tree.py for the algorithm in
+# words and the construction of the tree).
+#
+# Design
+# ------
+# The tree is a set of flat arrays built in Python (tree.py):
+#
+#   node_start[p], node_end[p]   node p owns samples start .. end-1 of the tree order
+#   node_child[p], node_nchild[p]  its children are nodes child .. child+nchild-1
+#                                (nchild == 0: p is a leaf)
+#   centers[p, :]                M_p, the mean of the node's samples
+#   radius[p]                    r_p = max D(x_i, M_p) over the node's samples
+#   data[s, :], order[s]         the samples in tree order and their training index
+#   to_center[s]                 D(x_s, M_leaf), ascending within each leaf
+#
+# `_visit` is the recursive search of one node (the textbook's steps 2-6):
+#
+#   * internal node: compute D(x, M_c) for every child, visit the children nearest
+#     first, and before each visit prune the child by rule 1,
+#         D(x, M_c) > B + r_c.
+#   * leaf: rule 2 skips sample x_i when D(x, M_p) > B + D(x_i, M_p), and the other
+#     side of the triangle inequality skips it when D(x_i, M_p) > B + D(x, M_p).  As
+#     D(x_i, M_p) is sorted, the samples left form one window, found by a binary
+#     search for its start and a stop at its end; only those get a distance.
+#
+# B is the current k-th best true distance (infinite until k samples were seen); the
+# k best (reduced distance, training index) pairs live in the bounded heap of
+# _heap.pxd, the same heap brute force uses, so ties go to the lower training index
+# and the answers equal brute force's.  The rules use true distances (roots taken
+# where the metric needs them).  Computed distances carry rounding errors, so every
+# rule prunes only with a margin: the right-hand side is multiplied by `grow` (a
+# little above 1, from the dtype's epsilon and the number of features) and `tiny` is
+# added; a sample that brute force would return is therefore never pruned.
+#
+# Each query counts its distance evaluations (to samples and to node means).
+#
+# Python validates everything first (tree.py, _index.py); all loops run without the
+# GIL and allocate nothing per query except the radius search's growing result list.
+
+import numpy as np
+
+from libc.math cimport INFINITY
+from libc.stdlib cimport free, malloc, realloc
+
+from patrec._typedefs cimport floating, intp_t
+from patrec.neighbors._distances cimport MetricKind, rdist, rdist_to_dist, dist_to_rdist
+from patrec.neighbors._heap cimport heap_init, heap_make, heap_push, heap_sort
+
+cdef enum:
+    MAX_BRANCHING = 64
+
+MAX_CHILDREN = MAX_BRANCHING  # the most children a node may have (tree.py checks)
+
+cdef intp_t NO_INDEX = <intp_t> ((<size_t> -1) >> 1)
+
+
+cdef struct Tree:
+    const intp_t* node_start
+    const intp_t* node_end
+    const intp_t* node_child
+    const intp_t* node_nchild
+    const double* radius
+    const double* to_center
+    const intp_t* order
+    intp_t n_features
+    MetricKind kind
+    double p
+    double grow
+    double tiny
+
+
+cdef struct Search:
+    # k-NN: the heap (dist in the floating buffer passed alongside), its size k and
+    # the bound B.  Radius search: k == 0, B fixed and a growing result list.
+    intp_t k
+    intp_t* heap_idx
+    double bound
+    intp_t n_evals
+    # radius search results
+    intp_t n_found
+    intp_t capacity
+    intp_t* found_idx
+    double* found_rdist
+    double radius_rdist
+    bint failed
+
+
+cdef inline double _distance(const Tree* tree, const floating* a,
+                             const floating* b) noexcept nogil:
+    return rdist_to_dist(tree.kind, tree.p, rdist(tree.kind, tree.p, a, b,
+                                                  tree.n_features))
+
+
+cdef inline void _update_bound(const Tree* tree, Search* search,
+                               floating* heap_dist) noexcept nogil:
+    # B: the k-th best true distance (inf while the heap still holds a sentinel)
+    if heap_dist[0] == INFINITY:
+        search.bound = INFINITY
+    else:
+        search.bound = rdist_to_dist(tree.kind, tree.p, heap_dist[0])
+
+
+cdef intp_t _first_at_least(const double* values, intp_t lo, intp_t hi,
+                            double target) noexcept nogil:
+    """The first position in lo .. hi-1 with values[pos] >= target (hi if none)."""
+    cdef intp_t mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef int _add_found(Search* search, intp_t index, double reduced) noexcept nogil:
+    cdef intp_t* new_idx
+    cdef double* new_rdist
+    if search.n_found == search.capacity:
+        search.capacity = 2 * search.capacity + 64
+        new_idx = <intp_t*> realloc(search.found_idx, search.capacity * sizeof(intp_t))
+        if new_idx == NULL:
+            return -1
+        search.found_idx = new_idx
+        new_rdist = <double*> realloc(search.found_rdist,
+                                      search.capacity * sizeof(double))
+        if new_rdist == NULL:
+            return -1
+        search.found_rdist = new_rdist
+    search.found_idx[search.n_found] = index
+    search.found_rdist[search.n_found] = reduced
+    search.n_found += 1
+    return 0
+
+
+cdef void _scan_leaf(const Tree* tree, Search* search, intp_t node, double d_node,
+                     const floating* x, const floating* data,
+                     floating* heap_dist) noexcept nogil:
+    cdef intp_t s, stop = tree.node_end[node], n_features = tree.n_features
+    cdef double low, high
+    cdef floating reduced
+    # Rule 2: skip samples with D(x_i, M) < (D(x, M) - tiny) / grow - B ...
+    low = (d_node - tree.tiny) / tree.grow - search.bound
+    s = _first_at_least(tree.to_center, tree.node_start[node], stop, low)
+    # ... and, the other side, those with D(x_i, M) > (B + D(x, M)) * grow + tiny.
+    high = (search.bound + d_node) * tree.grow + tree.tiny
+    while s < stop and tree.to_center[s] <= high:
+        reduced = rdist(tree.kind, tree.p, x, &data[s * n_features], n_features)
+        search.n_evals += 1
+        if search.k > 0:
+            if heap_push(heap_dist, search.heap_idx, search.k, reduced, tree.order[s]):
+                _update_bound(tree, search, heap_dist)
+                high = (search.bound + d_node) * tree.grow + tree.tiny
+        elif reduced <= search.radius_rdist:
+            if _add_found(search, tree.order[s], reduced) != 0:
+                search.failed = True
+                return
+        s += 1
+
+
+cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
+                 const floating* x, const floating* data, const floating* centers,
+                 floating* heap_dist) noexcept nogil:
+    cdef intp_t first = tree.node_child[node], n_children = tree.node_nchild[node]
+    cdef intp_t c, j, child, n_features = tree.n_features
+    cdef double child_dist[MAX_BRANCHING]
+    cdef intp_t child_rank[MAX_BRANCHING]
+    cdef double d
+    if n_children == 0:
+        _scan_leaf(tree, search, node, d_node, x, data, heap_dist)
+        return
+    # Expand: the distance from x to every child's mean, nearest child first
+    # (insertion sort: there are few children).
+    for c in range(n_children):
+        d = _distance(tree, x, &centers[(first + c) * n_features])
+        search.n_evals += 1
+        j = c
+        while j > 0 and child_dist[j - 1] > d:
+            child_dist[j] = child_dist[j - 1]
+            child_rank[j] = child_rank[j - 1]
+            j -= 1
+        child_dist[j] = d
+        child_rank[j] = first + c
+    for c in range(n_children):
+        child = child_rank[c]
+        # Rule 1: the nearest neighbour cannot be in this child.
+        if child_dist[c] > (search.bound + tree.radius[child]) * tree.grow + tree.tiny:
+            continue
+        _visit(tree, search, child, child_dist[c], x, data, centers, heap_dist)
+        if search.failed:
+            return
+
+
+cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] node_start,
+                     const intp_t[::1] node_end, const intp_t[::1] node_child,
+                     const intp_t[::1] node_nchild, const double[::1] radius,
+                     const double[::1] to_center, const intp_t[::1] order,
+                     double grow, double tiny) noexcept:
+    cdef Tree tree
+    tree.node_start = &node_start[0]
+    tree.node_end = &node_end[0]
+    tree.node_child = &node_child[0]
+    tree.node_nchild = &node_nchild[0]
+    tree.radius = &radius[0]
+    tree.to_center = &to_center[0]
+    tree.order = &order[0]
+    tree.n_features = n_features
+    tree.kind = <MetricKind> kind
+    tree.p = p
+    tree.grow = grow
+    tree.tiny = tiny
+    return tree
+
+
+cdef double _root_distance(const Tree* tree, Search* search, const floating* x,
+                           const floating* centers) noexcept nogil:
+    # The root's own distance matters only when the root is a leaf (rule 2).
+    if tree.node_nchild[0] != 0:
+        return 0.0
+    search.n_evals += 1
+    return _distance(tree, x, centers)
+
+
+def knn_search(int kind, double p, const floating[:, ::1] queries,
+               const floating[:, ::1] data, const floating[:, ::1] centers,
+               const intp_t[::1] node_start, const intp_t[::1] node_end,
+               const intp_t[::1] node_child, const intp_t[::1] node_nchild,
+               const double[::1] radius, const double[::1] to_center,
+               const intp_t[::1] order, double grow, double tiny,
+               floating[:, ::1] out_dist, intp_t[:, ::1] out_idx,
+               intp_t[::1] out_evals):
+    """k nearest neighbours of each query: reduced distances and training indices,
+    best first, and the number of distance evaluations per query."""
+    cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
+                                node_child, node_nchild, radius, to_center, order,
+                                grow, tiny)
+    cdef Search search
+    cdef intp_t i, k = out_idx.shape[1]
+    cdef double d_root
+    if queries.shape[0] == 0:
+        return
+    search.k = k
+    search.failed = False
+    with nogil:
+        for i in range(queries.shape[0]):
+            heap_init(&out_dist[i, 0], &out_idx[i, 0], k, NO_INDEX)
+            search.heap_idx = &out_idx[i, 0]
+            search.bound = INFINITY
+            search.n_evals = 0
+            d_root = _root_distance(&tree, &search, &queries[i, 0], &centers[0, 0])
+            _visit(&tree, &search, 0, d_root, &queries[i, 0], &data[0, 0],
+                   &centers[0, 0], &out_dist[i, 0])
+            heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)
+            out_evals[i] = search.n_evals
+
+
+def radius_search(int kind, double p, const floating[:, ::1] queries,
+                  const floating[:, ::1] data, const floating[:, ::1] centers,
+                  const intp_t[::1] node_start, const intp_t[::1] node_end,
+                  const intp_t[::1] node_child, const intp_t[::1] node_nchild,
+                  const double[::1] radius, const double[::1] to_center,
+                  const intp_t[::1] order, double grow, double tiny, double r,
+                  intp_t[::1] out_counts, intp_t[::1] out_evals):
+    """Training samples within distance ``r`` of each query.
+
+    Returns ``(indices, reduced)``: the matches of all queries concatenated, those of
+    each query sorted by (distance, training index); ``out_counts`` receives how many
+    belong to each query.
+    """
+    cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
+                                node_child, node_nchild, radius, to_center, order,
+                                grow, tiny)
+    cdef Search search
+    cdef intp_t i, start
+    cdef double d_root
+    cdef floating dummy = 0
+    search.k = 0
+    search.failed = False
+    search.n_found = 0
+    search.capacity = 0
+    search.found_idx = NULL
+    search.found_rdist = NULL
+    search.bound = r * grow
+    search.radius_rdist = dist_to_rdist(tree.kind, p, r)
+    with nogil:
+        for i in range(queries.shape[0]):
+            start = search.n_found
+            search.n_evals = 0
+            d_root = _root_distance(&tree, &search, &queries[i, 0], &centers[0, 0])
+            _visit(&tree, &search, 0, d_root, &queries[i, 0], &data[0, 0],
+                   &centers[0, 0], &dummy)
+            if search.failed:
+                break
+            out_counts[i] = search.n_found - start
+            out_evals[i] = search.n_evals
+            heap_make(&search.found_rdist[start], &search.found_idx[start],
+                      search.n_found - start)
+            heap_sort(&search.found_rdist[start], &search.found_idx[start],
+                      search.n_found - start)
+    try:
+        if search.failed:
+            raise MemoryError()
+        indices = np.empty(search.n_found, dtype=np.intp)
+        reduced = np.empty(search.n_found, dtype=np.float64)
+        _copy_found(&search, indices, reduced)
+    finally:
+        free(search.found_idx)
+        free(search.found_rdist)
+    return indices, reduced
+
+
+cdef void _copy_found(const Search* search, intp_t[::1] indices,
+                      double[::1] reduced) noexcept:
+    cdef intp_t i
+    for i in range(search.n_found):
+        indices[i] = search.found_idx[i]
+        reduced[i] = search.found_rdist[i]

@@ -1,0 +1,175 @@
+# Exact brute-force k-nearest-neighbour search.
+#
+# Design
+# ------
+# Every query is compared with every training sample; what makes it fast is how.
+#
+# * Selection: each query keeps its k best candidates in a bounded max-heap
+#   (_heap.pxd), so choosing the neighbours costs O(log k) only for the few candidates
+#   that beat the current k-th best, never a sort or partition of a whole row.  The
+#   order is (reduced distance, training index): ties go to the lower index.
+#
+# * Memory: queries are taken in blocks of `block_queries` rows and the training set
+#   in chunks of `block_train` rows; no n_query x n_train matrix ever exists.  The
+#   results are written straight into the caller's (n_query, k) output arrays, which
+#   double as the heaps.
+#
+# * `knn_direct` computes every distance with the shared kernels of _distances.pxd.
+#   It serves every metric.
+#
+# * `knn_gemm` (euclidean only) gets a block of distances from one GEMM,
+#   |q - t|^2 = |q|^2 + |t|^2 - 2 q.t, from scipy's BLAS (sgemm for float32, dgemm for
+#   float64), on data centred at the training mean (translation changes no distance
+#   but shrinks the norms, hence the rounding error).  The expansion cancels badly
+#   when the distance is small next to the norms, so it is used only as a filter: a
+#   candidate is re-checked with the directly computed distance whenever its GEMM
+#   value minus a rounding-error bound,
+#       slack * (|q|^2 + |t|^2)   with   slack = 8 (n_features + 8) eps,
+#   does not exceed the current k-th best.  Only directly computed distances enter
+#   the heap, so the neighbours and distances are exactly those of `knn_direct`.
+#
+# Callers (patrec/neighbors/brute.py) validate everything first: C-contiguous arrays
+# of one dtype, matching feature counts, 1 <= k <= n_train.  Both loops release the
+# GIL; the Python side runs ranges of query rows in threads.
+
+from libc.stdlib cimport free, malloc
+from libc.float cimport DBL_EPSILON, FLT_EPSILON
+from scipy.linalg.cython_blas cimport dgemm, sgemm
+
+from patrec._typedefs cimport floating, intp_t
+from patrec.neighbors._distances cimport MetricKind, rdist, sqeuclidean_rdist
+from patrec.neighbors._heap cimport heap_init, heap_push, heap_sort
+
+cdef intp_t NO_INDEX = <intp_t> ((<size_t> -1) >> 1)
+
+
+def knn_direct(int kind, double p, const floating[:, ::1] queries,
+               const floating[:, ::1] train, floating[:, ::1] out_dist,
+               intp_t[:, ::1] out_idx, intp_t block_queries=16,
+               intp_t block_train=512):
+    """Fill ``out_dist``/``out_idx`` with the k nearest training rows of each query.
+
+    ``out_dist`` receives reduced distances, best first.
+    """
+    cdef intp_t n_queries = queries.shape[0], n_train = train.shape[0]
+    cdef intp_t n_features = train.shape[1], k = out_idx.shape[1]
+    cdef intp_t q0, q1, t0, t1, i, j
+    cdef MetricKind metric = <MetricKind> kind
+    cdef floating d
+    if n_queries == 0:
+        return
+    with nogil:
+        for i in range(n_queries):
+            heap_init(&out_dist[i, 0], &out_idx[i, 0], k, NO_INDEX)
+        q0 = 0
+        while q0 < n_queries:
+            q1 = min(q0 + block_queries, n_queries)
+            t0 = 0
+            while t0 < n_train:
+                t1 = min(t0 + block_train, n_train)
+                for i in range(q0, q1):
+                    for j in range(t0, t1):
+                        d = rdist(metric, p, &queries[i, 0], &train[j, 0], n_features)
+                        if d <= out_dist[i, 0]:
+                            heap_push(&out_dist[i, 0], &out_idx[i, 0], k, d, j)
+                t0 = t1
+            for i in range(q0, q1):
+                heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)
+            q0 = q1
+
+
+cdef inline floating _dot_self(const floating* a, intp_t n) noexcept nogil:
+    cdef floating total = 0
+    cdef intp_t i
+    for i in range(n):
+        total += a[i] * a[i]
+    return total
+
+
+cdef inline void _gemm(floating* a, floating* b, floating* c, int m, int n,
+                       int k) noexcept nogil:
+    """c (column-major m x n) = a^T b with a a (k x m) and b a (k x n) column block.
+
+    Called with a = training chunk and b = query block, both row-major with k columns,
+    so that c[j + i * m] = <query i, train j>.
+    """
+    cdef char trans_a = b'T', trans_b = b'N'
+    cdef floating one = 1, zero = 0
+    if floating is float:
+        sgemm(&trans_a, &trans_b, &m, &n, &k, &one, a, &k, b, &k, &zero, c, &m)
+    else:
+        dgemm(&trans_a, &trans_b, &m, &n, &k, &one, a, &k, b, &k, &zero, c, &m)
+
+
+def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
+             const floating[:, ::1] train_centered, const floating[::1] train_sqnorms,
+             const floating[::1] center, floating[:, ::1] out_dist,
+             intp_t[:, ::1] out_idx, intp_t block_queries=128,
+             intp_t block_train=1024):
+    """Squared-euclidean k-NN, GEMM-filtered and exactly re-checked (see above).
+
+    ``train_centered`` is ``train - center`` and ``train_sqnorms`` its squared row
+    norms.  ``out_dist`` receives squared distances computed directly, best first.
+    """
+    cdef intp_t n_queries = queries.shape[0], n_train = train.shape[0]
+    cdef intp_t n_features = train.shape[1], k = out_idx.shape[1]
+    cdef intp_t q0, q1, t0, t1, i, j, f, bq, bt, row
+    cdef double eps = FLT_EPSILON / 2 if floating is float else DBL_EPSILON / 2
+    cdef floating keep = <floating> (1.0 - 8.0 * (n_features + 8) * eps)
+    cdef floating limit, value, d
+    cdef floating* query_block = NULL
+    cdef floating* query_sqnorms = NULL
+    cdef floating* dots = NULL
+    cdef floating* kth
+    cdef const floating* dots_row
+    if n_queries == 0:
+        return
+    block_queries = min(block_queries, n_queries)
+    block_train = min(block_train, n_train)
+    with nogil:
+        query_block = <floating*> malloc(block_queries * n_features * sizeof(floating))
+        query_sqnorms = <floating*> malloc(block_queries * sizeof(floating))
+        dots = <floating*> malloc(block_queries * block_train * sizeof(floating))
+        if query_block == NULL or query_sqnorms == NULL or dots == NULL:
+            free(query_block)
+            free(query_sqnorms)
+            free(dots)
+            with gil:
+                raise MemoryError()
+        for i in range(n_queries):
+            heap_init(&out_dist[i, 0], &out_idx[i, 0], k, NO_INDEX)
+        q0 = 0
+        while q0 < n_queries:
+            q1 = min(q0 + block_queries, n_queries)
+            bq = q1 - q0
+            for i in range(bq):
+                for f in range(n_features):
+                    query_block[i * n_features + f] = queries[q0 + i, f] - center[f]
+                query_sqnorms[i] = _dot_self(&query_block[i * n_features], n_features)
+            t0 = 0
+            while t0 < n_train:
+                t1 = min(t0 + block_train, n_train)
+                bt = t1 - t0
+                _gemm(<floating*> &train_centered[t0, 0], query_block, dots,
+                      <int> bt, <int> bq, <int> n_features)
+                for i in range(bq):
+                    row = q0 + i
+                    kth = &out_dist[row, 0]
+                    # candidate j may enter only if
+                    #   keep * (|q|^2 + |t_j|^2) - 2 q.t_j <= k-th best
+                    limit = kth[0] - keep * query_sqnorms[i]
+                    dots_row = &dots[i * bt]
+                    for j in range(bt):
+                        value = keep * train_sqnorms[t0 + j] - 2 * dots_row[j]
+                        if value <= limit:
+                            d = sqeuclidean_rdist(&queries[row, 0], &train[t0 + j, 0],
+                                                  n_features)
+                            if heap_push(kth, &out_idx[row, 0], k, d, t0 + j):
+                                limit = kth[0] - keep * query_sqnorms[i]
+                t0 = t1
+            for i in range(q0, q1):
+                heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)
+            q0 = q1
+        free(query_block)
+        free(query_sqnorms)
+        free(dots)

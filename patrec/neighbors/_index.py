@@ -1,0 +1,128 @@
+"""What every nearest-neighbour index shares: the stored training set and its checks.
+
+`NeighborIndex` keeps the training samples (mapped once into the space where the
+distance kernels apply, see `Metric.prepare`), validates queries and ``k`` and turns
+the kernels' reduced distances into true distances.  `BruteForce` and
+`BranchBoundTree` derive from it and only implement ``_kneighbors``.
+
+Dtype rule: the training set keeps its dtype (float32 or float64) and queries are
+cast to it, so float32 training data is searched with float32 kernels throughout.
+"""
+import numbers
+
+import numpy as np
+
+from .._parallel import run_row_ranges
+from .._validation import check_scalar, check_X
+from .metrics import Metric
+
+__all__ = ["NeighborIndex"]
+
+
+class NeighborIndex:
+    """Base class of the search structures (not an estimator: it has no ``fit``)."""
+
+    def __init__(self, X, metric="euclidean", p=2, metric_params=None):
+        X = check_X(X)
+        self.metric = metric
+        self.p = p
+        self.metric_params = metric_params
+        self._metric = Metric(metric, p, metric_params, n_features=X.shape[1])
+        # Own a private copy: the caller may change X afterwards.
+        prepared = self._metric.prepare(X)
+        self._data = np.array(prepared, order="C", copy=True if prepared is X else None)
+
+    @property
+    def n_samples(self):
+        """Number of training samples."""
+        return self._data.shape[0]
+
+    @property
+    def n_features(self):
+        """Number of features of the training samples."""
+        return self._data.shape[1]
+
+    @property
+    def dtype(self):
+        """The training data's dtype: float32 or float64."""
+        return self._data.dtype
+
+    def _check_query(self, X):
+        X = check_X(X, min_samples=0)
+        if X.shape[1] != self.n_features:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but the index was built on "
+                f"{self.n_features} features."
+            )
+        X = self._metric.prepare(X.astype(self.dtype, copy=False))
+        return np.ascontiguousarray(X)
+
+    def _check_k(self, k):
+        check_scalar(k, "k", numbers.Integral, low=1)
+        if k > self.n_samples:
+            raise ValueError(
+                f"k={k} neighbours were asked for, but the index holds only "
+                f"{self.n_samples} training sample(s); k must be <= {self.n_samples}."
+            )
+        return int(k)
+
+    def query(self, X, k=1, return_distance=True, n_jobs=None):
+        """Find the ``k`` nearest training samples of each row of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+            Query points (zero rows allowed).  Cast to the training data's dtype.
+        k : int, default=1
+            Number of neighbours, ``1 <= k <= n_samples``.
+        return_distance : bool, default=True
+            Also return the distances.
+        n_jobs : int, default=None
+            Threads over ranges of query rows; ``-1`` uses every core.
+
+        Returns
+        -------
+        distances : ndarray of shape (n_queries, k)
+            Distances to the neighbours, ascending (only when ``return_distance``).
+        indices : ndarray of shape (n_queries, k), dtype intp
+            Training-set indices of the neighbours.  Equal distances are ordered by
+            the lower training index first.
+        """
+        distances, indices, _ = self._query(X, k, n_jobs)
+        if not return_distance:
+            return indices
+        return distances, indices
+
+    def _query(self, X, k, n_jobs, count=False, training=False):
+        """Validated k-NN search: (distances, indices, evaluations or None).
+
+        With ``training=True`` (and ``X=None``) the queries are the training samples
+        themselves, each of which finds itself among its neighbours.
+        """
+        X = self._training_rows() if training else self._check_query(X)
+        k = self._check_k(k)
+        distances = np.empty((X.shape[0], k), dtype=self.dtype)
+        indices = np.empty((X.shape[0], k), dtype=np.intp)
+        evaluations = np.zeros(X.shape[0], dtype=np.intp) if count else None
+
+        def rows(start, stop):
+            self._kneighbors(X[start:stop], distances[start:stop], indices[start:stop],
+                             None if evaluations is None else evaluations[start:stop])
+
+        run_row_ranges(rows, X.shape[0], n_jobs)
+        return self._metric.finish(distances), indices, evaluations
+
+    def _training_rows(self):
+        """The prepared training samples in their original order."""
+        return self._data
+
+    def _kneighbors(self, X, distances, indices, evaluations):
+        """Fill ``distances`` (reduced) and ``indices`` for prepared queries ``X``,
+        and ``evaluations`` (the distance evaluations per query) unless it is None."""
+        raise NotImplementedError
+
+    def __getstate__(self):
+        return self.__dict__.copy()
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)

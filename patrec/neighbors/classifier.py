@@ -1,0 +1,297 @@
+"""The k-nearest-neighbour classifier.
+
+The k training samples nearest to x vote; class omega_i receives k_i votes (or the
+sum of its neighbours' weights) and x goes to the class with the most.  With k = 1
+this is the nearest-neighbour rule, whose asymptotic error is at most twice the Bayes
+error (see `patrec.neighbors.bounds`).
+
+The neighbours are found exactly, by brute force or by the Fukunaga–Narendra
+branch-and-bound tree; both give the same neighbours in the same order, so the
+choice only changes the speed.
+"""
+import numbers
+
+import numpy as np
+
+from ..base import BaseEstimator, ClassifierMixin
+from .._validation import check_option, check_scalar
+from .brute import BruteForce
+from .tree import BranchBoundTree
+
+__all__ = ["KNeighborsClassifier"]
+
+ALGORITHMS = ("auto", "brute", "bnb")
+WEIGHTS = ("uniform", "distance")
+
+# Queries are classified in chunks of this many rows, so that the neighbour arrays
+# of a huge query set are never all held at once.
+_CHUNK_ROWS = 16384
+
+
+def choose_algorithm(n_samples, n_features, metric):
+    """The search method ``algorithm="auto"`` picks for a training set.
+
+    The branch-and-bound tree wins when its rules prune most of the samples: in low
+    dimension with many samples.  In higher dimension almost nothing is pruned and
+    brute force (with the GEMM path for euclidean distances) is faster.  The
+    thresholds come from ``benchmarks/bench_neighbors.py``.
+    """
+    if n_samples < 2048:
+        return "brute"
+    euclidean = metric in ("euclidean", "sqeuclidean", "mahalanobis")
+    return "bnb" if n_features <= (12 if euclidean else 16) else "brute"
+
+
+class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
+    """Classify by a vote of the k nearest training samples.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=5
+        The number k of neighbours that vote.
+    weights : {"uniform", "distance"} or callable, default="uniform"
+        ``"uniform"``: one vote per neighbour.  ``"distance"``: a neighbour at
+        distance d votes 1 / d (neighbours at distance 0, if any, share all the
+        weight).  A callable receives the distances, an array of shape
+        (n_queries, k), and returns weights of the same shape.
+    algorithm : {"auto", "brute", "bnb"}, default="auto"
+        ``"brute"``: `BruteForce`.  ``"bnb"``: `BranchBoundTree`.  ``"auto"``: the
+        tree in low dimension with many samples, brute force otherwise (see
+        `choose_algorithm`).  All three return the same predictions.
+    metric : str, default="euclidean"
+        One of `patrec.neighbors.METRICS`.
+    p : float, default=2
+        Minkowski order (``p >= 1``) for ``metric="minkowski"``.
+    metric_params : dict, default=None
+        ``{"VI": Q}`` for ``metric="mahalanobis"``.
+    reject_threshold : float, default=None
+        Reject option: when the winning class's share of the vote (its
+        ``predict_proba`` value) is below this threshold, ``predict`` returns
+        ``reject_label`` instead of a class.  None (or 0) never rejects.
+    reject_label : object, default=-1
+        The label ``predict`` returns for a rejected sample; it may not be one of the
+        classes.  When its type does not fit the class labels' (a number among
+        strings), ``predict`` returns an object array.
+    n_jobs : int, default=None
+        Threads used by the neighbour search (``-1``: all cores).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    fit_algorithm_ : str
+        The search method in use: ``"brute"`` or ``"bnb"``.
+    n_samples_fit_ : int
+        Number of training samples.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names, when ``X`` was a data frame with string column names.
+
+    Notes
+    -----
+    Ties.  Neighbours at equal distance are taken in the order of their training
+    index (lower first), so which k samples vote is always determined.  When two or
+    more classes receive the same (largest) vote, ``predict`` returns the one that
+    comes first in ``classes_``, which is also the first maximum of
+    ``predict_proba``.
+
+    Cost.  ``fit`` stores the samples (and builds the tree for ``"bnb"``);
+    ``predict`` costs one k-nearest-neighbour search per query.  Queries are handled
+    in chunks of 16384 rows, so memory stays bounded for any number of queries.
+
+    References
+    ----------
+    .. [1] T. M. Cover and P. E. Hart, "Nearest neighbor pattern classification",
+       IEEE Transactions on Information Theory, 13(1), 21–27, 1967.
+    .. [2] R. O. Duda, P. E. Hart and D. G. Stork, *Pattern Classification*, 2nd ed.,
+       Wiley, 2001, section 4.5.
+
+    Examples
+    --------
+    >>> from patrec import KNeighborsClassifier
+    >>> X = [[0, 0], [0, 1], [1, 0], [5, 5], [5, 6], [6, 5]]
+    >>> y = ["a", "a", "a", "b", "b", "b"]
+    >>> clf = KNeighborsClassifier(n_neighbors=3).fit(X, y)
+    >>> clf.predict([[1, 1], [4, 4]])
+    array(['a', 'b'], dtype='<U1')
+
+    At (3, 3) the nearest sample is (5, 5); four samples tie for second place at
+    distance sqrt(13), and the two with the lower training indices, both "a", vote:
+
+    >>> clf.predict_proba([[3, 3]])
+    array([[0.66666667, 0.33333333]])
+    """
+
+    def __init__(self, n_neighbors=5, weights="uniform", algorithm="auto",
+                 metric="euclidean", p=2, metric_params=None, reject_threshold=None,
+                 reject_label=-1, n_jobs=None):
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+        self.algorithm = algorithm
+        self.metric = metric
+        self.p = p
+        self.metric_params = metric_params
+        self.reject_threshold = reject_threshold
+        self.reject_label = reject_label
+        self.n_jobs = n_jobs
+
+    def _fit(self, X, codes):
+        check_scalar(self.n_neighbors, "n_neighbors", numbers.Integral, low=1)
+        if not callable(self.weights):
+            check_option(self.weights, "weights", WEIGHTS)
+        check_option(self.algorithm, "algorithm", ALGORITHMS)
+        if self.reject_threshold is not None:
+            check_scalar(self.reject_threshold, "reject_threshold", numbers.Real,
+                         low=0, high=1)
+            if any(_same_label(self.reject_label, label) for label in self.classes_):
+                raise ValueError(
+                    f"reject_label={self.reject_label!r} is one of the classes; choose "
+                    "a label that no class uses."
+                )
+        algorithm = self.algorithm
+        if algorithm == "auto":
+            algorithm = choose_algorithm(X.shape[0], X.shape[1], self.metric)
+        if algorithm == "bnb":
+            self._index = BranchBoundTree(X, self.metric, self.p, self.metric_params,
+                                          random_state=0)
+        else:
+            self._index = BruteForce(X, self.metric, self.p, self.metric_params)
+        self._codes = codes
+        self.fit_algorithm_ = algorithm
+        self.n_samples_fit_ = X.shape[0]
+
+    def kneighbors(self, X=None, n_neighbors=None, return_distance=True):
+        """The nearest training samples of each query.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features), default=None
+            Queries.  None means the training samples, each without itself (a
+            duplicate of it is still returned).
+        n_neighbors : int, default=None
+            Number of neighbours; ``self.n_neighbors`` when None.
+        return_distance : bool, default=True
+            Also return the distances.
+
+        Returns
+        -------
+        distances : ndarray of shape (n_queries, n_neighbors)
+            Ascending (only when ``return_distance``).
+        indices : ndarray of shape (n_queries, n_neighbors)
+            Training indices; equal distances in the order of the training index.
+        """
+        self._check_is_fitted()
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
+        check_scalar(k, "n_neighbors", numbers.Integral, low=1)
+        if X is None:
+            distances, indices = self._training_neighbors(k)
+        else:
+            X = self._validate_X(X, min_samples=0)
+            distances, indices, _ = self._index._query(X, k, self.n_jobs)
+        return (distances, indices) if return_distance else indices
+
+    def _training_neighbors(self, k):
+        if k >= self.n_samples_fit_:
+            raise ValueError(
+                f"n_neighbors={k} neighbours of each training sample were asked for, "
+                f"but only {self.n_samples_fit_ - 1} other training samples exist."
+            )
+        distances, indices, _ = self._index._query(None, k + 1, self.n_jobs,
+                                                   training=True)
+        itself = indices == np.arange(len(indices))[:, None]
+        itself[~itself.any(axis=1), -1] = True  # not found: drop the farthest
+        keep = ~itself
+        return (distances[keep].reshape(-1, k), indices[keep].reshape(-1, k))
+
+    def predict_proba(self, X):
+        """Each class's share of the (weighted) vote of the k nearest neighbours.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Rows sum to one; columns follow ``classes_``.
+        """
+        X = self._validate_X(X)
+        k = self.n_neighbors
+        n_classes = len(self.classes_)
+        proba = np.empty((X.shape[0], n_classes), dtype=np.float64)
+        for start in range(0, X.shape[0], _CHUNK_ROWS):
+            stop = min(start + _CHUNK_ROWS, X.shape[0])
+            distances, indices, _ = self._index._query(X[start:stop], k, self.n_jobs)
+            proba[start:stop] = self._votes(distances, indices, n_classes)
+        return proba
+
+    def _votes(self, distances, indices, n_classes):
+        n_rows = indices.shape[0]
+        weights = self._vote_weights(distances)
+        slots = (np.arange(n_rows)[:, None] * n_classes + self._codes[indices]).ravel()
+        votes = np.bincount(slots, weights=None if weights is None else weights.ravel(),
+                            minlength=n_rows * n_classes).reshape(n_rows, n_classes)
+        return votes / votes.sum(axis=1, keepdims=True)
+
+    def _vote_weights(self, distances):
+        if self.weights == "uniform":
+            return None
+        if self.weights == "distance":
+            distances = distances.astype(np.float64)
+            with np.errstate(divide="ignore"):
+                weights = 1.0 / distances
+            exact = distances == 0
+            hit = exact.any(axis=1)
+            weights[hit] = exact[hit]
+            return weights
+        weights = np.asarray(self.weights(distances), dtype=np.float64)
+        if weights.shape != distances.shape:
+            raise ValueError(
+                f"The weights callable returned shape {weights.shape}; expected the "
+                f"distances' shape {distances.shape}."
+            )
+        if not np.isfinite(weights).all() or (weights < 0).any():
+            raise ValueError("The weights callable must return finite weights >= 0.")
+        empty = weights.sum(axis=1) == 0
+        weights[empty] = 1.0  # no weight at all: fall back to one vote each
+        return weights
+
+    def predict(self, X):
+        """The class with the largest vote (first in ``classes_`` on ties).
+
+        With ``reject_threshold`` set, samples whose winning vote share is below it
+        get ``reject_label``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+        """
+        proba = self.predict_proba(X)
+        winners = np.argmax(proba, axis=1)
+        labels = self.classes_[winners]
+        if self.reject_threshold is None:
+            return labels
+        rejected = proba[np.arange(len(winners)), winners] < self.reject_threshold
+        if not rejected.any():
+            return labels
+        reject = np.asarray(self.reject_label)
+        kinds = labels.dtype.kind + reject.dtype.kind
+        if kinds == "UU" or all(kind in "iuf" for kind in kinds):
+            dtype = np.result_type(labels.dtype, reject.dtype)
+        else:  # e.g. a number among strings: keep both types as they are
+            dtype = np.dtype(object)
+        out = labels.astype(dtype)
+        out[rejected] = self.reject_label
+        return out
+
+
+def _same_label(a, b):
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False

@@ -1,0 +1,306 @@
+"""The Fukunaga–Narendra branch-and-bound tree for exact nearest-neighbour search.
+
+Offline, the training samples are organised as a tree of subsets: hierarchical
+k-means splits the whole set into ``branching`` clusters, each cluster again, and so
+on until a subset holds at most ``leaf_size`` samples.  Each node p stores
+
+- M_p, the mean of its samples,
+- r_p = max D(x_i, M_p), the distance from the mean to its farthest sample,
+- at the leaves, every D(x_i, M_p), sorted.
+
+Online, a query x walks the tree nearest child first, with B the distance to the
+best neighbour found so far (for k-NN: the k-th best).  The triangle inequality gives
+two rules:
+
+- Rule 1: if D(x, M_p) > B + r_p, no sample of node p can beat B: skip the node.
+- Rule 2: if D(x, M_p) > B + D(x_i, M_p), sample x_i cannot beat B: skip it.  The
+  other side of the inequality skips x_i when D(x_i, M_p) > B + D(x, M_p).
+
+Only the samples that survive both rules get a distance computed.  The search is
+exact: it returns what brute force returns.  The loops live in ``_bnb_tree.pyx``.
+"""
+import numbers
+import warnings
+
+import numpy as np
+from scipy.cluster.vq import kmeans2, vq
+
+from .._parallel import run_row_ranges
+from .._validation import check_random_state, check_scalar
+from ._index import NeighborIndex
+from . import _bnb_tree, _distances
+
+__all__ = ["BranchBoundTree"]
+
+# k-means for a split runs on at most this many samples of the node; every sample is
+# then assigned to its nearest centroid.
+_KMEANS_SAMPLE = 2048
+_KMEANS_ITER = 8
+
+
+class BranchBoundTree(NeighborIndex):
+    """Exact k-nearest-neighbour and radius search by branch and bound.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Training samples (copied).  float32 data are searched in float32.
+    metric : str, default="euclidean"
+        One of `patrec.neighbors.METRICS`; all are metrics (triangle inequality), the
+        search rules apply to each.  ``"sqeuclidean"`` is searched as euclidean.
+    p : float, default=2
+        Minkowski order (``p >= 1``) for ``metric="minkowski"``.
+    metric_params : dict, default=None
+        ``{"VI": Q}`` for ``metric="mahalanobis"``.
+    branching : int, default=8
+        Number of k-means clusters each node is split into (2 to 64).
+    leaf_size : int, default=32
+        A node with at most this many samples is a leaf.
+    random_state : int, numpy Generator or None, default=None
+        Seeds the k-means splits.  The tree's shape depends on it; the answers do
+        not.
+
+    Attributes
+    ----------
+    n_nodes : int
+        Number of nodes of the tree.
+    n_leaves : int
+        Number of leaves.
+
+    Notes
+    -----
+    Building costs one k-means run per internal node (on at most 2048 of its samples)
+    plus an assignment of its samples, O(n_samples * branching * n_features) per
+    level.  A query costs O(log n_samples) node and sample distances when the data
+    are well clustered and the dimension is low; in high dimension the rules prune
+    little and the cost approaches brute force's n_samples distances.
+    ``query(..., return_counts=True)`` reports the count per query.
+
+    To make the search exact in floating point, each rule prunes only when it holds
+    with a small margin for rounding errors, and neighbours at equal distance are
+    ordered by the lower training index, as in `BruteForce`.
+
+    References
+    ----------
+    .. [1] K. Fukunaga and P. M. Narendra, "A branch and bound algorithm for computing
+       k-nearest neighbors", IEEE Transactions on Computers, C-24(7), 750–753, 1975.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from patrec.neighbors import BranchBoundTree
+    >>> X = np.random.default_rng(0).uniform(size=(1000, 2))
+    >>> tree = BranchBoundTree(X, random_state=0)
+    >>> distances, indices, counts = tree.query([[0.5, 0.5]], k=3, return_counts=True)
+    >>> indices.shape, bool(counts[0] < 1000)
+    ((1, 3), True)
+    """
+
+    def __init__(self, X, metric="euclidean", p=2, metric_params=None, branching=8,
+                 leaf_size=32, random_state=None):
+        super().__init__(X, metric, p, metric_params)
+        self.branching = check_scalar(branching, "branching", numbers.Integral, low=2,
+                                      high=_bnb_tree.MAX_CHILDREN)
+        self.leaf_size = check_scalar(leaf_size, "leaf_size", numbers.Integral, low=1)
+        self.random_state = random_state
+        self._build(check_random_state(random_state))
+
+    # -- construction -------------------------------------------------------------
+
+    def _build(self, rng):
+        data = self._data
+        order = np.arange(data.shape[0], dtype=np.intp)
+        start, end, child, nchild = [0], [data.shape[0]], [0], [0]
+        node = 0
+        while node < len(start):  # breadth first: siblings get consecutive numbers
+            members = order[start[node]:end[node]]
+            if len(members) > self.leaf_size:
+                labels = self._split(data[members], rng)
+                if labels is not None:
+                    ranking = np.argsort(labels, kind="stable")
+                    order[start[node]:end[node]] = members[ranking]
+                    sizes = np.bincount(labels)
+                    sizes = sizes[sizes > 0]
+                    bounds = start[node] + np.concatenate(([0], np.cumsum(sizes)))
+                    child[node], nchild[node] = len(start), len(sizes)
+                    for lo, hi in zip(bounds[:-1], bounds[1:]):
+                        start.append(int(lo))
+                        end.append(int(hi))
+                        child.append(0)
+                        nchild.append(0)
+            node += 1
+        self._order = order
+        self._data = np.ascontiguousarray(data[order])
+        self._node_start = np.asarray(start, dtype=np.intp)
+        self._node_end = np.asarray(end, dtype=np.intp)
+        self._node_child = np.asarray(child, dtype=np.intp)
+        self._node_nchild = np.asarray(nchild, dtype=np.intp)
+        self._measure_nodes()
+
+    def _split(self, members, rng):
+        """Cluster labels splitting ``members`` in two or more groups, or None."""
+        points = members.astype(np.float64)
+        if len(points) > _KMEANS_SAMPLE:
+            sample = points[rng.choice(len(points), _KMEANS_SAMPLE, replace=False)]
+        else:
+            sample = points
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # empty clusters are simply dropped
+            centroids, _ = kmeans2(sample, self.branching, iter=_KMEANS_ITER,
+                                   minit="++", rng=rng, check_finite=False)
+        labels, _ = vq(points, centroids, check_finite=False)
+        if len(np.unique(labels)) >= 2:
+            return labels
+        # k-means put everything together: cut at the median of the widest feature.
+        spread = np.ptp(points, axis=0)
+        widest = int(np.argmax(spread))
+        if spread[widest] == 0:
+            return None  # identical samples: keep them in one leaf
+        labels = np.zeros(len(points), dtype=np.intp)
+        labels[np.argsort(points[:, widest], kind="stable")[len(points) // 2:]] = 1
+        return labels
+
+    def _measure_nodes(self):
+        """Means M_p, radii r_p and, at the leaves, sorted D(x_i, M_p)."""
+        data, metric = self._data, self._metric
+        n_nodes = len(self._node_start)
+        self._centers = np.empty((n_nodes, data.shape[1]), dtype=data.dtype)
+        self._radius = np.empty(n_nodes, dtype=np.float64)
+        self._to_center = np.zeros(data.shape[0], dtype=np.float64)
+        for node in range(n_nodes):
+            lo, hi = self._node_start[node], self._node_end[node]
+            center = data[lo:hi].mean(axis=0, dtype=np.float64).astype(data.dtype)
+            self._centers[node] = center
+            distances = metric.reduced(data[lo:hi], center[None, :]).astype(np.float64)
+            _distances.rdist_to_dist_inplace(metric.kind, metric.p, distances)
+            distances = distances[:, 0]
+            self._radius[node] = distances.max()
+            if self._node_nchild[node] == 0:
+                ranking = np.argsort(distances, kind="stable")
+                self._to_center[lo:hi] = distances[ranking]
+                self._data[lo:hi] = data[lo:hi][ranking]
+                self._order[lo:hi] = self._order[lo:hi][ranking]
+        # Rounding margin of the pruning rules (see _bnb_tree.pyx).
+        eps = np.finfo(data.dtype).eps / 2
+        slack = 4 * (data.shape[1] + 8) * eps
+        self._grow = (1 + slack) / (1 - slack)
+        self._tiny = data.shape[1] * float(np.sqrt(np.finfo(data.dtype).tiny))
+
+    @property
+    def n_nodes(self):
+        return len(self._node_start)
+
+    @property
+    def n_leaves(self):
+        return int(np.count_nonzero(self._node_nchild == 0))
+
+    def _training_rows(self):
+        rows = np.empty_like(self._data)
+        rows[self._order] = self._data
+        return rows
+
+    def _tree_arrays(self):
+        return (self._data, self._centers, self._node_start, self._node_end,
+                self._node_child, self._node_nchild, self._radius, self._to_center,
+                self._order, self._grow, self._tiny)
+
+    # -- search -------------------------------------------------------------------
+
+    def query(self, X, k=1, return_distance=True, return_counts=False, n_jobs=None):
+        """Find the ``k`` nearest training samples of each row of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+            Query points (zero rows allowed).  Cast to the training data's dtype.
+        k : int, default=1
+            Number of neighbours, ``1 <= k <= n_samples``.
+        return_distance : bool, default=True
+            Also return the distances.
+        return_counts : bool, default=False
+            Also return, per query, the number of distance evaluations made (to
+            samples and to node means); brute force makes ``n_samples``.
+        n_jobs : int, default=None
+            Threads over ranges of query rows; ``-1`` uses every core.
+
+        Returns
+        -------
+        distances : ndarray of shape (n_queries, k)
+            Ascending distances (only when ``return_distance``).
+        indices : ndarray of shape (n_queries, k), dtype intp
+            Training indices of the neighbours; equal distances are ordered by the
+            lower training index first, exactly as `BruteForce` orders them.
+        counts : ndarray of shape (n_queries,), dtype intp
+            Distance evaluations per query (only when ``return_counts``).
+        """
+        distances, indices, counts = self._query(X, k, n_jobs, count=True)
+        result = (distances, indices) if return_distance else (indices,)
+        if return_counts:
+            result += (counts,)
+        return result[0] if len(result) == 1 else result
+
+    def _kneighbors(self, X, distances, indices, evaluations):
+        if evaluations is None:
+            evaluations = np.empty(X.shape[0], dtype=np.intp)
+        _bnb_tree.knn_search(self._metric.kind, self._metric.p, X, *self._tree_arrays(),
+                             distances, indices, evaluations)
+
+    def query_radius(self, X, r, return_distance=False, return_counts=False,
+                     n_jobs=None):
+        """Find every training sample within distance ``r`` of each row of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+            Query points.
+        r : float
+            The radius, ``r >= 0``; samples with distance ``<= r`` are returned.
+        return_distance : bool, default=False
+            Also return the distances.
+        return_counts : bool, default=False
+            Also return the number of distance evaluations per query.
+        n_jobs : int, default=None
+            Threads over ranges of query rows.
+
+        Returns
+        -------
+        indices : ndarray of shape (n_queries,), dtype object
+            Per query, an intp array of training indices sorted by distance, then
+            index.
+        distances : ndarray of shape (n_queries,), dtype object
+            Per query, the matching distances (only when ``return_distance``).
+        counts : ndarray of shape (n_queries,), dtype intp
+            Distance evaluations per query (only when ``return_counts``).
+        """
+        X = self._check_query(X)
+        r = float(check_scalar(r, "r", numbers.Real, low=0))
+        n_queries = X.shape[0]
+        found = np.zeros(n_queries, dtype=np.intp)
+        evaluations = np.zeros(n_queries, dtype=np.intp)
+        pieces = {}
+
+        def rows(start, stop):
+            pieces[start] = _bnb_tree.radius_search(
+                self._metric.kind, self._metric.p, X[start:stop], *self._tree_arrays(),
+                r, found[start:stop], evaluations[start:stop])
+
+        run_row_ranges(rows, n_queries, n_jobs)
+        all_indices = np.concatenate([pieces[s][0] for s in sorted(pieces)] or [[]])
+        all_reduced = np.concatenate([pieces[s][1] for s in sorted(pieces)] or [[]])
+        splits = np.cumsum(found)[:-1]
+        result = (_object_array(np.split(all_indices.astype(np.intp), splits),
+                                n_queries),)
+        if return_distance:
+            finished = self._metric.finish(all_reduced.astype(self.dtype)[None, :])[0]
+            result += (_object_array(np.split(finished, splits), n_queries),)
+        if return_counts:
+            result += (evaluations,)
+        return result[0] if len(result) == 1 else result
+
+
+def _object_array(parts, n_rows):
+    """A 1-D object array holding one array per query."""
+    out = np.empty(n_rows, dtype=object)
+    for row in range(n_rows):
+        out[row] = parts[row]
+    return out

@@ -1,0 +1,125 @@
+"""What is particular to the branch-and-bound tree: its structure, the pruning it
+achieves, the radius search and its parameters."""
+import numpy as np
+import pytest
+
+from patrec.neighbors import BranchBoundTree, BruteForce
+
+
+def clustered(rng, n, n_features, n_clusters=20):
+    centers = rng.uniform(-50, 50, size=(n_clusters, n_features))
+    return centers[rng.integers(0, n_clusters, n)] + rng.normal(size=(n, n_features))
+
+
+def test_structure_invariants():
+    rng = np.random.default_rng(0)
+    X = clustered(rng, 5000, 3)
+    tree = BranchBoundTree(X, branching=4, leaf_size=16, random_state=0)
+    assert sorted(tree._order) == list(range(5000))
+    np.testing.assert_array_equal(tree._data, X[tree._order])
+    leaves = tree._node_nchild == 0
+    assert tree.n_leaves == leaves.sum()
+    assert ((tree._node_end - tree._node_start)[leaves] >= 1).all()
+    for node in np.flatnonzero(~leaves):
+        first, count = tree._node_child[node], tree._node_nchild[node]
+        assert 2 <= count <= 4
+        assert tree._node_start[first] == tree._node_start[node]
+        assert tree._node_end[first + count - 1] == tree._node_end[node]
+    for node in range(tree.n_nodes):
+        lo, hi = tree._node_start[node], tree._node_end[node]
+        np.testing.assert_allclose(tree._centers[node], X[tree._order[lo:hi]].mean(0))
+        radius = np.linalg.norm(X[tree._order[lo:hi]] - tree._centers[node], axis=1)
+        np.testing.assert_allclose(tree._radius[node], radius.max(), rtol=1e-12)
+        if leaves[node]:
+            assert hi - lo <= 16
+            to_center = tree._to_center[lo:hi]
+            assert (np.diff(to_center) >= 0).all()
+            np.testing.assert_allclose(to_center, np.sort(radius), rtol=1e-12)
+
+
+def test_counts_show_the_pruning():
+    rng = np.random.default_rng(1)
+    X, Q = clustered(rng, 20000, 2), clustered(rng, 200, 2)
+    tree = BranchBoundTree(X, random_state=0)
+    distances, indices, counts = tree.query(Q, k=1, return_counts=True)
+    assert counts.shape == (200,) and counts.dtype == np.intp
+    assert (counts >= 1).all()
+    assert counts.mean() < 0.02 * len(X)  # far fewer than brute force's 20000
+    indices_only, counts_only = tree.query(Q, k=1, return_distance=False,
+                                           return_counts=True)
+    np.testing.assert_array_equal(indices_only, indices)
+    np.testing.assert_array_equal(counts_only, counts)
+
+
+def test_answers_do_not_depend_on_the_tree_shape():
+    rng = np.random.default_rng(2)
+    X, Q = clustered(rng, 3000, 4), clustered(rng, 100, 4)
+    expected = BruteForce(X).query(Q, k=6)
+    for branching, leaf_size, seed in [(2, 1, 0), (3, 5, 1), (8, 32, 2), (64, 200, 3)]:
+        tree = BranchBoundTree(X, branching=branching, leaf_size=leaf_size,
+                               random_state=seed)
+        distances, indices = tree.query(Q, k=6)
+        np.testing.assert_array_equal(indices, expected[1])
+        np.testing.assert_array_equal(distances, expected[0])
+
+
+def test_identical_samples_and_tiny_sets():
+    X = np.ones((100, 3))
+    tree = BranchBoundTree(X, leaf_size=4, random_state=0)
+    assert tree.n_nodes == 1  # nothing to split
+    distances, indices = tree.query([[1, 1, 1], [0, 1, 1]], k=3)
+    np.testing.assert_array_equal(indices, [[0, 1, 2], [0, 1, 2]])
+    np.testing.assert_array_equal(distances, [[0, 0, 0], [1, 1, 1]])
+    single = BranchBoundTree([[2.0, 3.0]])
+    np.testing.assert_array_equal(single.query([[2.0, 4.0]])[0], [[1.0]])
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "cityblock", "chebyshev"])
+def test_query_radius_includes_the_boundary(metric):
+    rng = np.random.default_rng(3)
+    X = rng.integers(-3, 4, size=(500, 2)).astype(float)
+    Q = rng.integers(-3, 4, size=(30, 2)).astype(float)
+    diff = np.abs(Q[:, None] - X[None])
+    exact = {"euclidean": np.sqrt((diff ** 2).sum(-1)), "cityblock": diff.sum(-1),
+             "chebyshev": diff.max(-1)}[metric]
+    tree = BranchBoundTree(X, metric=metric, leaf_size=8, random_state=0)
+    for r in (0.0, 1.0, 2.0, 3.0):
+        indices, distances, counts = tree.query_radius(Q, r, return_distance=True,
+                                                       return_counts=True)
+        assert indices.shape == distances.shape == counts.shape == (30,)
+        for row in range(30):
+            inside = np.flatnonzero(exact[row] <= r)
+            inside = inside[np.lexsort((inside, exact[row, inside]))]
+            np.testing.assert_array_equal(indices[row], inside)
+            np.testing.assert_allclose(distances[row], exact[row, inside], rtol=1e-15)
+
+
+def test_query_radius_float_data_and_no_rows():
+    rng = np.random.default_rng(4)
+    X, Q = rng.normal(size=(2000, 3)).astype(np.float32), rng.normal(size=(20, 3))
+    tree = BranchBoundTree(X, random_state=0)
+    indices = tree.query_radius(Q, 0.5)
+    brute_d, brute_i = BruteForce(X).query(Q, k=2000)
+    for row in range(20):
+        np.testing.assert_array_equal(indices[row], brute_i[row][brute_d[row] <= 0.5])
+    assert tree.query_radius(np.empty((0, 3)), 1.0).shape == (0,)
+    with pytest.raises(ValueError, match="r must be"):
+        tree.query_radius(Q, -1.0)
+
+
+def test_bad_parameters():
+    X = np.zeros((10, 2))
+    with pytest.raises(ValueError, match="branching"):
+        BranchBoundTree(X, branching=1)
+    with pytest.raises(ValueError, match="branching"):
+        BranchBoundTree(X, branching=65)
+    with pytest.raises(ValueError, match="leaf_size"):
+        BranchBoundTree(X, leaf_size=0)
+    with pytest.raises(ValueError, match="metric"):
+        BranchBoundTree(X, metric="cosine")
+    with pytest.raises(ValueError, match="p must be >= 1"):
+        BranchBoundTree(X, metric="minkowski", p=0.5)
+    with pytest.raises(ValueError, match="positive definite"):
+        BranchBoundTree(X, metric="mahalanobis", metric_params={"VI": -np.eye(2)})
+    with pytest.raises(ValueError, match="VI"):
+        BranchBoundTree(X, metric="mahalanobis")

@@ -1,0 +1,171 @@
+"""The k-NN classifier: votes, weights, ties, rejection, algorithms, scikit-learn."""
+import pickle
+
+import numpy as np
+import pytest
+from sklearn.neighbors import KNeighborsClassifier as SkKNN
+
+from patrec import KNeighborsClassifier
+from patrec.neighbors import classifier as classifier_module
+
+
+def blobs(rng, n, n_features=2, n_classes=3):
+    centers = rng.uniform(-5, 5, size=(n_classes, n_features))
+    y = rng.integers(0, n_classes, n)
+    return centers[y] + rng.normal(size=(n, n_features)) * 1.5, y
+
+
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+@pytest.mark.parametrize("metric", ["euclidean", "cityblock", "chebyshev"])
+def test_matches_scikit_learn(weights, metric):
+    rng = np.random.default_rng(0)
+    X, y = blobs(rng, 600, 3)
+    Q, _ = blobs(rng, 200, 3)
+    ours = KNeighborsClassifier(7, weights=weights, metric=metric).fit(X, y)
+    theirs = SkKNN(n_neighbors=7, weights=weights, metric=metric).fit(X, y)
+    np.testing.assert_allclose(ours.predict_proba(Q), theirs.predict_proba(Q),
+                               rtol=1e-12)
+    np.testing.assert_array_equal(ours.predict(Q), theirs.predict(Q))
+    distances, indices = ours.kneighbors(Q)
+    expected_distances, expected_indices = theirs.kneighbors(Q)
+    np.testing.assert_array_equal(indices, expected_indices)
+    np.testing.assert_allclose(distances, expected_distances, rtol=1e-12)
+    # the training set itself, each sample without itself
+    np.testing.assert_array_equal(ours.kneighbors(return_distance=False),
+                                  theirs.kneighbors(return_distance=False))
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "minkowski", "mahalanobis"])
+def test_every_algorithm_predicts_the_same(metric):
+    rng = np.random.default_rng(1)
+    X, y = blobs(rng, 3000, 2, n_classes=4)
+    X = np.round(X, 1)  # many equal distances
+    Q = np.round(blobs(rng, 500, 2)[0], 1)
+    params = {"metric": metric}
+    if metric == "minkowski":
+        params["p"] = 1.5
+    if metric == "mahalanobis":
+        params["metric_params"] = {"VI": [[2.0, 0.5], [0.5, 1.0]]}
+    fits = [KNeighborsClassifier(5, algorithm=a, **params).fit(X, y)
+            for a in ("brute", "bnb", "auto")]
+    assert [f.fit_algorithm_ for f in fits] == ["brute", "bnb", "bnb"]
+    for other in fits[1:]:
+        np.testing.assert_array_equal(other.predict_proba(Q), fits[0].predict_proba(Q))
+        np.testing.assert_array_equal(other.kneighbors(Q)[1], fits[0].kneighbors(Q)[1])
+        np.testing.assert_array_equal(other.kneighbors()[1], fits[0].kneighbors()[1])
+
+
+def test_votes_match_a_plain_numpy_vote():
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 5, size=(200, 2)).astype(float)
+    y = rng.choice(["a", "b", "c"], 200)
+    Q = rng.integers(0, 5, size=(50, 2)).astype(float)
+    clf = KNeighborsClassifier(6).fit(X, y)
+    squared = ((Q[:, None] - X[None]) ** 2).sum(-1)
+    order = np.lexsort((np.broadcast_to(np.arange(200), squared.shape), squared),
+                       axis=1)[:, :6]
+    codes = np.searchsorted(clf.classes_, y)
+    votes = np.stack([np.bincount(codes[row], minlength=3) for row in order])
+    np.testing.assert_array_equal(clf.predict_proba(Q), votes / 6)
+    np.testing.assert_array_equal(clf.predict(Q), clf.classes_[np.argmax(votes, 1)])
+
+
+def test_vote_ties_go_to_the_first_class():
+    X = [[0.0], [1.0], [-1.0], [2.0]]
+    y = ["dog", "cat", "cat", "dog"]
+    clf = KNeighborsClassifier(2).fit(X, y)
+    # neighbours of 0.4: 0 (dog) and 1 (cat): one vote each, "cat" comes first
+    np.testing.assert_array_equal(clf.predict([[0.4]]), ["cat"])
+    np.testing.assert_array_equal(clf.predict_proba([[0.4]]), [[0.5, 0.5]])
+    # equal distances: 0.5 is as near to 0 (dog) as to 1 (cat); with k = 1 the
+    # lower training index, sample 0, is the neighbour
+    one = KNeighborsClassifier(1).fit(X, y)
+    np.testing.assert_array_equal(one.predict([[0.5]]), ["dog"])
+    np.testing.assert_array_equal(one.kneighbors([[0.5]])[1], [[0]])
+
+
+def test_distance_weights_and_callables():
+    X = [[0.0], [1.0], [3.0]]
+    y = [0, 1, 1]
+    clf = KNeighborsClassifier(3, weights="distance").fit(X, y)
+    np.testing.assert_allclose(clf.predict_proba([[0.5]]),
+                               [[2 / (2 + 2 + 0.4), (2 + 0.4) / (2 + 2 + 0.4)]])
+    # an exact match takes all the weight
+    np.testing.assert_array_equal(clf.predict_proba([[3.0]]), [[0.0, 1.0]])
+    squared = KNeighborsClassifier(3, weights=lambda d: 1 / (1 + d ** 2)).fit(X, y)
+    w = 1 / (1 + np.array([0.25, 0.25, 6.25]))
+    np.testing.assert_allclose(squared.predict_proba([[0.5]]),
+                               [[w[0] / w.sum(), (w[1] + w[2]) / w.sum()]])
+    bad = KNeighborsClassifier(3, weights=lambda d: d[:, :1]).fit(X, y)
+    with pytest.raises(ValueError, match="weights callable returned shape"):
+        bad.predict([[0.5]])
+    negative = KNeighborsClassifier(3, weights=lambda d: -d).fit(X, y)
+    with pytest.raises(ValueError, match=">= 0"):
+        negative.predict([[0.5]])
+
+
+def test_reject_option():
+    X = [[0.0], [0.1], [0.2], [1.0], [1.1], [1.2]]
+    y = [5, 5, 5, 7, 7, 7]
+    clf = KNeighborsClassifier(4, reject_threshold=0.7).fit(X, y)
+    # 0.0: votes 3 of 4 for class 5 -> 0.75 >= 0.7; 0.6: 2 against 2 -> rejected
+    np.testing.assert_array_equal(clf.predict([[0.0], [0.6], [1.2]]), [5, -1, 7])
+    named = KNeighborsClassifier(4, reject_threshold=0.7, reject_label="?").fit(
+        X, np.array(["a", "a", "a", "b", "b", "b"]))
+    np.testing.assert_array_equal(named.predict([[0.0], [0.6]]), ["a", "?"])
+    numeric = KNeighborsClassifier(4, reject_threshold=0.7).fit(
+        X, ["a", "a", "a", "b", "b", "b"])
+    out = numeric.predict([[0.0], [0.6]])
+    assert out.dtype == object and list(out) == ["a", -1]
+    nothing_rejected = numeric.predict([[0.0]])
+    assert nothing_rejected.dtype.kind == "U"
+    with pytest.raises(ValueError, match="reject_label=5 is one of the classes"):
+        KNeighborsClassifier(4, reject_threshold=0.5, reject_label=5).fit(X, y)
+    with pytest.raises(ValueError, match="reject_threshold"):
+        KNeighborsClassifier(4, reject_threshold=1.5).fit(X, y)
+
+
+def test_parameter_and_input_errors():
+    X, y = [[0.0], [1.0], [2.0]], [0, 1, 1]
+    with pytest.raises(ValueError, match="n_neighbors"):
+        KNeighborsClassifier(0).fit(X, y)
+    with pytest.raises(TypeError, match="n_neighbors"):
+        KNeighborsClassifier(2.0).fit(X, y)
+    with pytest.raises(ValueError, match="algorithm"):
+        KNeighborsClassifier(algorithm="kd_tree").fit(X, y)
+    with pytest.raises(ValueError, match="weights"):
+        KNeighborsClassifier(weights="gaussian").fit(X, y)
+    with pytest.raises(ValueError, match="metric"):
+        KNeighborsClassifier(metric="cosine").fit(X, y)
+    clf = KNeighborsClassifier(5).fit(X, y)
+    with pytest.raises(ValueError, match="k=5 neighbours.*only 3"):
+        clf.predict(X)
+    with pytest.raises(ValueError, match="only 2 other training samples"):
+        clf.kneighbors()
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        KNeighborsClassifier(1).fit(X, y).predict([[np.nan]])
+    assert KNeighborsClassifier(1).fit(X, y).kneighbors(np.empty((0, 1)))[1].shape \
+        == (0, 1)
+
+
+def test_chunked_prediction_equals_one_piece(monkeypatch):
+    rng = np.random.default_rng(3)
+    X, y = blobs(rng, 500, 2)
+    Q, _ = blobs(rng, 1000, 2)
+    clf = KNeighborsClassifier(3, n_jobs=2).fit(X, y)
+    whole = clf.predict_proba(Q)
+    monkeypatch.setattr(classifier_module, "_CHUNK_ROWS", 97)
+    np.testing.assert_array_equal(clf.predict_proba(Q), whole)
+
+
+def test_auto_choice_and_pickle():
+    rng = np.random.default_rng(4)
+    small = KNeighborsClassifier().fit(*blobs(rng, 100, 2))
+    assert small.fit_algorithm_ == "brute"
+    low = KNeighborsClassifier().fit(*blobs(rng, 5000, 3))
+    assert low.fit_algorithm_ == "bnb"
+    high = KNeighborsClassifier().fit(*blobs(rng, 5000, 40))
+    assert high.fit_algorithm_ == "brute"
+    Q = rng.normal(size=(100, 3))
+    clone = pickle.loads(pickle.dumps(low))
+    np.testing.assert_array_equal(clone.predict_proba(Q), low.predict_proba(Q))

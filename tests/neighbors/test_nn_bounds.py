@@ -1,0 +1,43 @@
+"""The Cover–Hart bounds and the error after editing, as the course states them."""
+import pytest
+
+from patrec.neighbors import cover_hart_bounds, edited_nn_error
+
+
+def test_cover_hart_bounds():
+    assert cover_hart_bounds(0.0, 2) == (0.0, 0.0)
+    assert cover_hart_bounds(0.25, 2) == (0.25, 0.375)
+    lower, upper = cover_hart_bounds(0.1, 3)
+    assert lower == 0.1 and upper == pytest.approx(0.1 * (2 - 1.5 * 0.1))
+    # at the largest Bayes error (c - 1) / c the two bounds meet
+    assert cover_hart_bounds(2 / 3, 3) == pytest.approx((2 / 3, 2 / 3))
+    for c in (2, 5, 10):
+        for p in (0.01, 0.2, 0.4):
+            lower, upper = cover_hart_bounds(p, c)
+            assert lower <= upper <= 2 * p
+
+
+def test_edited_error():
+    assert edited_nn_error(0.0) == 0.0
+    assert edited_nn_error(0.2) == pytest.approx(0.125)
+    assert edited_nn_error(0.5) == pytest.approx(0.5)
+    assert edited_nn_error(0.6, n_classes=3) == pytest.approx(0.75)
+    for p in (0.05, 0.1, 0.3):
+        assert edited_nn_error(p) < p
+
+
+def test_errors_outside_the_range_are_rejected():
+    with pytest.raises(ValueError, match=r"\[0, 0.5\]"):
+        cover_hart_bounds(0.6, 2)
+    with pytest.raises(ValueError, match="bayes_error"):
+        cover_hart_bounds(-0.1, 2)
+    with pytest.raises(ValueError, match="n_classes"):
+        cover_hart_bounds(0.1, 1)
+    with pytest.raises(TypeError, match="n_classes"):
+        cover_hart_bounds(0.1, 2.5)
+    with pytest.raises(ValueError, match="nn_error"):
+        edited_nn_error(0.7)
+    with pytest.raises(TypeError, match="nn_error"):
+        edited_nn_error("0.1")
+    with pytest.raises(ValueError, match="finite"):
+        edited_nn_error(float("nan"))

@@ -14,6 +14,16 @@
 
 from patrec._typedefs cimport floating, intp_t
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define PATREC_PREFETCH(address) __builtin_prefetch(address)
+    #else
+    #define PATREC_PREFETCH(address) ((void)0)
+    #endif
+    """
+    void PATREC_PREFETCH(const void* address) noexcept nogil
+
 
 cdef inline intp_t get_row(const floating[::1] values, const intp_t[::1] columns,
                            const intp_t[::1] row_starts, intp_t n_features, intp_t i,
@@ -31,18 +41,44 @@ cdef inline intp_t get_row(const floating[::1] values, const intp_t[::1] columns
     return row_starts[i + 1] - start
 
 
+cdef inline void prefetch_row(const floating[::1] values, const intp_t[::1] columns,
+                              const intp_t[::1] row_starts, intp_t n_features,
+                              intp_t i) noexcept nogil:
+    """Ask the CPU to start loading row i (the next one in a shuffled order), one
+    64-byte cache line at a time, while the current row is being scored."""
+    cdef const floating* row_values
+    cdef const intp_t* row_columns
+    cdef intp_t nnz = get_row(values, columns, row_starts, n_features, i,
+                              &row_values, &row_columns)
+    cdef intp_t offset
+    for offset in range(0, nnz * <intp_t> sizeof(floating), 64):
+        PATREC_PREFETCH(<const char*> row_values + offset)
+    if row_columns != NULL:
+        for offset in range(0, nnz * <intp_t> sizeof(intp_t), 64):
+            PATREC_PREFETCH(<const char*> row_columns + offset)
+
+
 cdef inline double augmented_dot(const double* w, const floating* row_values,
                                  const intp_t* row_columns, intp_t nnz,
                                  intp_t n_features) noexcept nogil:
     """w . (x, 1): the score of an augmented weight vector on one row."""
     cdef double total = w[n_features]
-    cdef intp_t j
+    cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
+    cdef intp_t j = 0
     if row_columns == NULL:
-        for j in range(nnz):
-            total += w[j] * row_values[j]
-    else:
-        for j in range(nnz):
-            total += w[row_columns[j]] * row_values[j]
+        # four independent sums: the additions need not wait for each other
+        while j + 4 <= nnz:
+            s0 += w[j] * row_values[j]
+            s1 += w[j + 1] * row_values[j + 1]
+            s2 += w[j + 2] * row_values[j + 2]
+            s3 += w[j + 3] * row_values[j + 3]
+            j += 4
+        while j < nnz:
+            s0 += w[j] * row_values[j]
+            j += 1
+        return total + ((s0 + s1) + (s2 + s3))
+    for j in range(nnz):
+        total += w[row_columns[j]] * row_values[j]
     return total
 
 
@@ -58,3 +94,37 @@ cdef inline void augmented_axpy(double step, const floating* row_values,
     else:
         for j in range(nnz):
             w[row_columns[j]] += step * row_values[j]
+
+
+# The multiclass loops keep the k augmented weight vectors as the columns of a
+# (n_features + 1) x k matrix Wt, C-ordered: the k weights of feature j are adjacent.
+# Scoring a row then streams through Wt once, adding x_j times a contiguous run of k
+# weights to the k scores, which the compiler turns into vector instructions.
+
+cdef inline void class_scores(const double* Wt, intp_t n_classes,
+                              const floating* row_values, const intp_t* row_columns,
+                              intp_t nnz, intp_t n_features,
+                              double* scores) noexcept nogil:
+    """scores[r] = w_r . (x, 1) for every class r."""
+    cdef intp_t j, r, column
+    cdef const double* weights = Wt + n_features * n_classes  # the biases
+    cdef double value
+    for r in range(n_classes):
+        scores[r] = weights[r]
+    for j in range(nnz):
+        column = j if row_columns == NULL else row_columns[j]
+        weights = Wt + column * n_classes
+        value = row_values[j]
+        for r in range(n_classes):
+            scores[r] += weights[r] * value
+
+
+cdef inline void class_axpy(double step, const floating* row_values,
+                            const intp_t* row_columns, intp_t nnz, intp_t n_features,
+                            double* Wt, intp_t n_classes, intp_t r) noexcept nogil:
+    """w_r += step * (x, 1): move the weight vector of class r along one row."""
+    cdef intp_t j, column
+    Wt[n_features * n_classes + r] += step
+    for j in range(nnz):
+        column = j if row_columns == NULL else row_columns[j]
+        Wt[column * n_classes + r] += step * row_values[j]

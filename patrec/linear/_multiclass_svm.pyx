@@ -21,21 +21,23 @@
 # state[0] holds t and state[1] holds H_t between epochs.
 
 from patrec._typedefs cimport floating, intp_t
-from patrec.linear._kernels cimport get_row, augmented_dot, augmented_axpy
+from patrec.linear._kernels cimport get_row, prefetch_row, class_scores, class_axpy
 
 
 def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
                          const intp_t[::1] row_starts, intp_t n_features,
                          const intp_t[::1] codes, const intp_t[::1] order,
-                         double[:, ::1] V, double[:, ::1] U, double[::1] scores,
+                         double[:, ::1] Vt, double[:, ::1] Ut, double[::1] scores,
                          double[::1] state, double lam, bint averaged):
     """One SGD epoch on the Crammer-Singer objective; return the number of updates.
 
     At step t the current weights are W_t = V / (lambda (t - 1)) (zero at t = 1).
     The loss-augmented winner is r* = argmax_{r != y} w_r . x; when
     1 + w_{r*} . x - w_y . x > 0 the hinge is active and V_y += x, V_{r*} -= x.
+    Column r of ``Vt`` and ``Ut`` (shape (n_features + 1, n_classes)) belongs to
+    class r.
     """
-    cdef intp_t n_classes = V.shape[0]
+    cdef intp_t n_classes = Vt.shape[1]
     cdef intp_t p, i, r, y, nnz, winner, updates = 0
     cdef const floating* row_values
     cdef const intp_t* row_columns
@@ -43,26 +45,29 @@ def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
     with nogil:
         for p in range(order.shape[0]):
             i = order[p]
+            if p + 1 < order.shape[0]:
+                prefetch_row(values, columns, row_starts, n_features, order[p + 1])
             y = codes[i]
             nnz = get_row(values, columns, row_starts, n_features, i,
                           &row_values, &row_columns)
             scale = 1.0 / (lam * t) if t > 0 else 0.0
+            class_scores(&Vt[0, 0], n_classes, row_values, row_columns, nnz,
+                         n_features, &scores[0])
             winner = -1
             for r in range(n_classes):
-                scores[r] = augmented_dot(&V[r, 0], row_values, row_columns, nnz,
-                                          n_features)
                 if r != y and (winner < 0 or scores[r] > scores[winner]):
                     winner = r
             if 1.0 + scale * (scores[winner] - scores[y]) > 0.0:
                 updates += 1
-                augmented_axpy(1.0, row_values, row_columns, nnz, n_features, &V[y, 0])
-                augmented_axpy(-1.0, row_values, row_columns, nnz, n_features,
-                               &V[winner, 0])
+                class_axpy(1.0, row_values, row_columns, nnz, n_features, &Vt[0, 0],
+                           n_classes, y)
+                class_axpy(-1.0, row_values, row_columns, nnz, n_features, &Vt[0, 0],
+                           n_classes, winner)
                 if averaged:
-                    augmented_axpy(harmonic, row_values, row_columns, nnz, n_features,
-                                   &U[y, 0])
-                    augmented_axpy(-harmonic, row_values, row_columns, nnz, n_features,
-                                   &U[winner, 0])
+                    class_axpy(harmonic, row_values, row_columns, nnz, n_features,
+                               &Ut[0, 0], n_classes, y)
+                    class_axpy(-harmonic, row_values, row_columns, nnz, n_features,
+                               &Ut[0, 0], n_classes, winner)
             t += 1.0
             harmonic += 1.0 / t
     state[0] = t
@@ -72,11 +77,12 @@ def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
 
 def crammer_singer_objective(const floating[::1] values, const intp_t[::1] columns,
                              const intp_t[::1] row_starts, intp_t n_features,
-                             const intp_t[::1] codes, const double[:, ::1] W,
+                             const intp_t[::1] codes, const double[:, ::1] Wt,
                              double lam, double[::1] scores):
     """(1/m) sum_i max_r [delta(r != y_i) + w_r . x_i - w_{y_i} . x_i]
-    + (lambda / 2) sum_r ||w_r||^2, with each w_r augmented by its bias."""
-    cdef intp_t n_classes = W.shape[0], n_samples = codes.shape[0]
+    + (lambda / 2) sum_r ||w_r||^2, with each w_r augmented by its bias (column r
+    of ``Wt``)."""
+    cdef intp_t n_classes = Wt.shape[1], n_samples = codes.shape[0]
     cdef intp_t i, r, j, y, nnz
     cdef const floating* row_values
     cdef const intp_t* row_columns
@@ -86,15 +92,14 @@ def crammer_singer_objective(const floating[::1] values, const intp_t[::1] colum
             y = codes[i]
             nnz = get_row(values, columns, row_starts, n_features, i,
                           &row_values, &row_columns)
-            for r in range(n_classes):
-                scores[r] = augmented_dot(&W[r, 0], row_values, row_columns, nnz,
-                                          n_features)
+            class_scores(&Wt[0, 0], n_classes, row_values, row_columns, nnz,
+                         n_features, &scores[0])
             worst = 0.0
             for r in range(n_classes):
                 if r != y and 1.0 + scores[r] - scores[y] > worst:
                     worst = 1.0 + scores[r] - scores[y]
             loss += worst
-        for r in range(n_classes):
-            for j in range(n_features + 1):
-                norm += W[r, j] * W[r, j]
+        for j in range(n_features + 1):
+            for r in range(n_classes):
+                norm += Wt[j, r] * Wt[j, r]
     return loss / n_samples + 0.5 * lam * norm

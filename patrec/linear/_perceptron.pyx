@@ -15,7 +15,8 @@
 # one.
 
 from patrec._typedefs cimport floating, intp_t
-from patrec.linear._kernels cimport get_row, augmented_dot, augmented_axpy
+from patrec.linear._kernels cimport (get_row, prefetch_row, augmented_dot,
+                                     augmented_axpy, class_scores, class_axpy)
 
 
 def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] columns,
@@ -36,6 +37,8 @@ def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] column
     with nogil:
         for p in range(order.shape[0]):
             i = order[p]
+            if p + 1 < order.shape[0]:
+                prefetch_row(values, columns, row_starts, n_features, order[p + 1])
             nnz = get_row(values, columns, row_starts, n_features, i,
                           &row_values, &row_columns)
             sign = 1.0 if codes[i] == 1 else -1.0
@@ -54,10 +57,13 @@ def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] column
 def linear_machine_epoch(const floating[::1] values, const intp_t[::1] columns,
                          const intp_t[::1] row_starts, intp_t n_features,
                          const intp_t[::1] codes, const intp_t[::1] order,
-                         double[:, ::1] W, double[:, ::1] U, double[::1] scores,
+                         double[:, ::1] Wt, double[:, ::1] Ut, double[::1] scores,
                          double[::1] counter, double rate, double margin,
                          bint update_all, bint averaged):
     """One epoch of the multiclass perceptron (linear machine); return the mistakes.
+
+    Column r of ``Wt`` (shape (n_features + 1, n_classes)) is the augmented weight
+    vector of class r; ``Ut`` holds the averaging sums in the same layout.
 
     Row x of class y is a mistake when some other class r scores within ``margin``
     of the truth: w_y . x - w_r . x <= margin (ties count as mistakes).  Then
@@ -66,7 +72,7 @@ def linear_machine_epoch(const floating[::1] values, const intp_t[::1] columns,
     rate * x / |E| (``update_all`` true).  ``scores`` is scratch space of length
     n_classes.
     """
-    cdef intp_t n_classes = W.shape[0]
+    cdef intp_t n_classes = Wt.shape[1]
     cdef intp_t p, i, r, y, nnz, winner, n_offending, mistakes = 0
     cdef const floating* row_values
     cdef const intp_t* row_columns
@@ -74,14 +80,15 @@ def linear_machine_epoch(const floating[::1] values, const intp_t[::1] columns,
     with nogil:
         for p in range(order.shape[0]):
             i = order[p]
+            if p + 1 < order.shape[0]:
+                prefetch_row(values, columns, row_starts, n_features, order[p + 1])
             y = codes[i]
             nnz = get_row(values, columns, row_starts, n_features, i,
                           &row_values, &row_columns)
             winner = -1
             n_offending = 0
-            for r in range(n_classes):
-                scores[r] = augmented_dot(&W[r, 0], row_values, row_columns, nnz,
-                                          n_features)
+            class_scores(&Wt[0, 0], n_classes, row_values, row_columns, nnz,
+                         n_features, &scores[0])
             truth = scores[y]
             for r in range(n_classes):
                 if r != y and truth - scores[r] <= margin:
@@ -90,27 +97,28 @@ def linear_machine_epoch(const floating[::1] values, const intp_t[::1] columns,
                         winner = r
             if winner >= 0:
                 mistakes += 1
-                _move(W, U, y, rate, counter[0], averaged, row_values, row_columns,
+                _move(Wt, Ut, y, rate, counter[0], averaged, row_values, row_columns,
                       nnz, n_features)
                 if not update_all:
-                    _move(W, U, winner, -rate, counter[0], averaged, row_values,
+                    _move(Wt, Ut, winner, -rate, counter[0], averaged, row_values,
                           row_columns, nnz, n_features)
                 else:
                     share = -rate / n_offending
                     for r in range(n_classes):
                         if r != y and truth - scores[r] <= margin:
-                            _move(W, U, r, share, counter[0], averaged, row_values,
+                            _move(Wt, Ut, r, share, counter[0], averaged, row_values,
                                   row_columns, nnz, n_features)
             counter[0] += 1.0
     return mistakes
 
 
-cdef inline void _move(double[:, ::1] W, double[:, ::1] U, intp_t r, double step,
+cdef inline void _move(double[:, ::1] Wt, double[:, ::1] Ut, intp_t r, double step,
                        double count, bint averaged, const floating* row_values,
                        const intp_t* row_columns, intp_t nnz,
                        intp_t n_features) noexcept nogil:
     """w_r += step * (x, 1), and the averaging sum u_r with it."""
-    augmented_axpy(step, row_values, row_columns, nnz, n_features, &W[r, 0])
+    class_axpy(step, row_values, row_columns, nnz, n_features, &Wt[0, 0],
+               Wt.shape[1], r)
     if averaged:
-        augmented_axpy(step * count, row_values, row_columns, nnz, n_features,
-                       &U[r, 0])
+        class_axpy(step * count, row_values, row_columns, nnz, n_features, &Ut[0, 0],
+                   Ut.shape[1], r)

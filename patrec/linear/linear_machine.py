@@ -115,7 +115,7 @@ class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
 
         values, columns, row_starts = row_storage(X)
         n_classes, n_features = len(self.classes_), X.shape[1]
-        weights = np.zeros((n_classes, n_features + 1))
+        weights = np.zeros((n_features + 1, n_classes))  # column r: (w_r, b_r)
         sums = np.zeros_like(weights)
         scores = np.empty(n_classes)
         counter = np.zeros(1)
@@ -129,8 +129,8 @@ class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                 break
         if averaged:
             weights -= sums / counter[0]
-        self.coef_ = weights[:, :n_features].copy()
-        self.intercept_ = weights[:, n_features].copy()
+        self.coef_ = weights[:n_features].T.copy()
+        self.intercept_ = weights[n_features].copy()
         self.n_iter_ = len(mistakes)
         self.mistakes_ = np.asarray(mistakes, dtype=np.intp)
 

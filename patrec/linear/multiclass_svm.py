@@ -110,7 +110,7 @@ class MulticlassSVM(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
 
         values, columns, row_starts = row_storage(X)
         n_classes, n_features = len(self.classes_), X.shape[1]
-        update_sum = np.zeros((n_classes, n_features + 1))
+        update_sum = np.zeros((n_features + 1, n_classes))  # column r: class r
         weighted_sum = np.zeros_like(update_sum)
         scores = np.empty(n_classes)
         state = np.array([0.0, 0.0])  # steps t taken, harmonic number H_t
@@ -135,7 +135,7 @@ class MulticlassSVM(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                 values, columns, row_starts, n_features, codes, weights, lam, scores))
             if epoch == max_epochs:
                 break
-        self.coef_ = weights[:, :n_features].copy()
-        self.intercept_ = weights[:, n_features].copy()
+        self.coef_ = weights[:n_features].T.copy()
+        self.intercept_ = weights[n_features].copy()
         self.objective_ = np.asarray(objective)
         self.n_iter_ = max_epochs

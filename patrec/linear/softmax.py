@@ -96,23 +96,25 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         tol = check_scalar(self.tol, "tol", low=0, low_open=True)
         n_samples, n_features = X.shape
         n_classes = len(self.classes_)
-        onehot = np.zeros((n_samples, n_classes))
-        onehot[np.arange(n_samples), codes] = 1.0
+        samples = np.arange(n_samples)
         # J / (C n): the same minimiser, a gradient scale independent of n
         penalty = 1.0 / (C * n_samples)
+        XT = X.T  # the work is laid out class by sample: reductions run over classes
 
         def objective(theta):
             coef, intercept = _unpack(theta, n_classes, n_features, fit_intercept)
-            scores = linear_scores(X, coef, intercept).astype(np.float64, copy=False)
-            log_norm = _logsumexp(scores)
-            loss = (log_norm.sum() - (scores * onehot).sum()) / n_samples
+            scores = np.asarray(coef.astype(X.dtype) @ XT, dtype=np.float64)
+            scores += intercept[:, None]
+            proba, log_norm = _softmax(scores)
+            loss = (log_norm.sum() - scores[codes, samples].sum()) / n_samples
             loss += 0.5 * penalty * np.dot(coef.ravel(), coef.ravel())
-            residual = np.exp(scores - log_norm[:, None]) - onehot
-            grad_coef = np.asarray(X.T @ residual.astype(X.dtype, copy=False))
-            grad_coef = grad_coef.T / n_samples + penalty * coef
+            residual = proba
+            residual[codes, samples] -= 1.0  # P(r | x_i) - [y_i = r]
+            grad_coef = np.asarray(residual.astype(X.dtype, copy=False) @ X)
+            grad_coef = grad_coef / n_samples + penalty * coef
             parts = [grad_coef.ravel()]
             if fit_intercept:
-                parts.append(residual.sum(axis=0) / n_samples)
+                parts.append(residual.sum(axis=1) / n_samples)
             return loss, np.concatenate(parts)
 
         size = n_classes * (n_features + fit_intercept)
@@ -137,7 +139,7 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         """
         X = self._validate_X(X, accept_sparse=True)
         scores = linear_scores(X, self.coef_, self.intercept_).astype(np.float64)
-        return scores - _logsumexp(scores)[:, None]
+        return scores - _softmax(scores, axis=1)[1][:, None]
 
     def predict_proba(self, X):
         """P(y = r | x) for every class (the softmax of the scores).
@@ -154,10 +156,17 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         return np.exp(self.predict_log_proba(X))
 
 
-def _logsumexp(scores):
-    """log sum_r exp(scores[:, r]) without overflow: shift by the row maximum."""
-    top = scores.max(axis=1)
-    return top + np.log(np.exp(scores - top[:, None]).sum(axis=1))
+def _softmax(scores, axis=0):
+    """Softmax and log-sum-exp over ``axis`` (the classes) without overflow: the
+    largest score is subtracted first.
+
+    Returns ``(proba, log_norm)``; ``proba`` is a new array.
+    """
+    top = scores.max(axis=axis, keepdims=True)
+    proba = np.exp(scores - top)
+    total = proba.sum(axis=axis, keepdims=True)
+    proba /= total
+    return proba, np.squeeze(top + np.log(total), axis=axis)
 
 
 def _unpack(theta, n_classes, n_features, fit_intercept):

@@ -1,0 +1,94 @@
+"""patrec.linear against scikit-learn on an overlapping 10-class Gaussian mixture.
+
+n = 100 000 training samples (and 20 000 test samples), d = 50 features, float64,
+single thread.  Three measurements:
+
+- ``LinearMachine`` against ``Perceptron`` for the same number of epochs (one
+  multiclass pass against ten binary problems per epoch);
+- ``MulticlassSVM`` against ``LinearSVC(multi_class="crammer_singer")``, each at its
+  own settings, with both test accuracies reported (the reference is timed once: it
+  takes tens of seconds);
+- ``SoftmaxRegression`` against ``LogisticRegression`` with the same C and tol.
+
+``--quick`` uses 10 000 samples for a smoke run.
+"""
+import _common  # noqa: F401  (sets the single-thread limits first)
+
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression, Perceptron
+from sklearn.svm import LinearSVC
+
+from patrec import LinearMachine, MulticlassSVM, SoftmaxRegression
+
+EPOCHS = 5
+
+
+def gaussian_mixture(n, d, n_classes, seed):
+    """Overlapping classes: unit-variance Gaussians around nearby random means."""
+    rng = np.random.default_rng(seed)
+    means = np.random.default_rng(0).normal(scale=0.35, size=(n_classes, d))
+    y = rng.integers(n_classes, size=n)
+    return means[y] + rng.normal(size=(n, d)), y
+
+
+def accuracy(model, X, y):
+    return round(float(np.mean(model.predict(X) == y)), 4)
+
+
+def bench_linear_machine(X, y, params):
+    ours = LinearMachine(max_epochs=EPOCHS, random_state=0)
+    theirs = Perceptron(max_iter=EPOCHS, tol=None, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        t_ours, t_theirs = _common.compare(lambda: ours.fit(X, y),
+                                           lambda: theirs.fit(X, y), repeats=3)
+    _common.report("linear_machine_fit_vs_perceptron", {**params, "epochs": EPOCHS},
+                   t_ours, "sklearn.Perceptron", t_theirs,
+                   patrec_epochs=ours.n_iter_, reference_epochs=int(theirs.n_iter_))
+
+
+def bench_multiclass_svm(X, y, X_test, y_test, params):
+    C = 0.1  # the same objective as alpha = 1 / (C n) = 1e-4 at n = 100 000
+    theirs = LinearSVC(multi_class="crammer_singer", C=C, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        t_theirs = _common.median_time(lambda: theirs.fit(X, y), repeats=1)
+    ours = MulticlassSVM(alpha=1e-4, max_epochs=4, random_state=0)
+    t_ours = _common.median_time(lambda: ours.fit(X, y), repeats=3)
+    _common.report("multiclass_svm_fit", {**params, "C": C, "alpha": ours.alpha,
+                                          "epochs": ours.max_epochs},
+                   t_ours, "sklearn.LinearSVC(crammer_singer)", t_theirs,
+                   patrec_test_accuracy=accuracy(ours, X_test, y_test),
+                   reference_test_accuracy=accuracy(theirs, X_test, y_test))
+
+
+def bench_softmax(X, y, X_test, y_test, params):
+    for tol in (1e-4, 1e-6):
+        ours = SoftmaxRegression(C=1.0, tol=tol)
+        theirs = LogisticRegression(C=1.0, tol=tol, max_iter=1000)
+        t_ours, t_theirs = _common.compare(lambda: ours.fit(X, y),
+                                           lambda: theirs.fit(X, y), repeats=3)
+        gap = float(np.abs(ours.predict_proba(X_test)
+                           - theirs.predict_proba(X_test)).max())
+        _common.report("softmax_fit", {**params, "C": 1.0, "tol": tol}, t_ours,
+                       "sklearn.LogisticRegression", t_theirs,
+                       patrec_test_accuracy=accuracy(ours, X_test, y_test),
+                       reference_test_accuracy=accuracy(theirs, X_test, y_test),
+                       max_probability_difference=round(gap, 6))
+
+
+def main():
+    n, d, n_classes = (10_000, 50, 10) if _common.quick() else (100_000, 50, 10)
+    X, y = gaussian_mixture(n, d, n_classes, seed=1)
+    X_test, y_test = gaussian_mixture(n // 5, d, n_classes, seed=2)
+    params = {"n": n, "d": d, "n_classes": n_classes, "dtype": "float64"}
+    bench_linear_machine(X, y, params)
+    bench_multiclass_svm(X, y, X_test, y_test, params)
+    bench_softmax(X, y, X_test, y_test, params)
+
+
+if __name__ == "__main__":
+    main()

@@ -97,9 +97,10 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
         generalised eigenvectors, scaled so that ``scalings_.T @ covariance_ @
         scalings_`` is the identity; for ``"svd"`` the (at most c - 1) directions in
         the span of the class means, with the same scaling.
-    explained_variance_ratio_ : ndarray of shape (n_components_,)
-        Share of the between-class variance along each returned direction (the
-        eigenvalues lambda normalised to sum to 1).
+    explained_variance_ratio_ : ndarray of shape (n_components,)
+        Share of the between-class variance along each of the first
+        ``n_components`` directions (``min(n_classes - 1, n_features)`` when None):
+        the eigenvalues lambda divided by their sum over all directions.
     n_components_ : int
         Number of columns ``transform`` returns.
     coef_ : ndarray of shape (n_classes, n_features) or (1, n_features)
@@ -190,8 +191,8 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
         else:
             center = self.xbar_ = self.priors_ @ means
             ratios = self._solve_svd(deviations)
-        self.explained_variance_ratio_ = ratios[:max_components]
         wanted = max_components if self.n_components is None else self.n_components
+        self.explained_variance_ratio_ = ratios[:wanted]
         self.n_components_ = min(wanted, self.scalings_.shape[1])
         coef, intercept = _linear_discriminants(means, center, self.scalings_,
                                                 self.priors_)

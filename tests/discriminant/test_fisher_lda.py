@@ -156,6 +156,9 @@ def test_transform_shape_and_n_components():
         clf = FisherLDA(solver=solver, n_components=1).fit(X, y)
         assert clf.transform(X).shape == (len(X), 1)
         assert clf.n_components_ == 1
+        theirs = LinearDiscriminantAnalysis(solver=solver, n_components=1).fit(X, y)
+        np.testing.assert_allclose(clf.explained_variance_ratio_,
+                                   theirs.explained_variance_ratio_)
         full = FisherLDA(solver=solver).fit(X, y)
         assert full.transform(X).shape == (len(X), 2)
         assert full.fit_transform(X, y).shape == (len(X), 2)

@@ -228,3 +228,16 @@ def test_bad_parameters(params, error, message):
 def test_as_many_samples_as_classes_is_refused():
     with pytest.raises(ValueError, match="more samples than classes"):
         FisherLDA().fit([[0.0, 1.0], [1.0, 0.0]], [0, 1])
+
+
+def test_svd_fast_path_matches_the_full_svd(monkeypatch):
+    """The eigen-decomposition shortcut of the 'svd' solver changes nothing."""
+    from patrec.discriminant import fisher
+
+    X, y = load("wine")
+    fast = FisherLDA(solver="svd").fit(X, y)
+    monkeypatch.setattr(fisher, "_WELL_CONDITIONED", np.inf)  # always the full SVD
+    full = FisherLDA(solver="svd").fit(X, y)
+    np.testing.assert_allclose(fast.predict_proba(X), full.predict_proba(X), atol=1e-12)
+    np.testing.assert_allclose(fast.coef_, full.coef_, rtol=1e-9)
+    assert_same_subspace(fast.transform(X), full.transform(X))

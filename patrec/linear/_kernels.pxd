@@ -105,18 +105,43 @@ cdef inline void class_scores(const double* Wt, intp_t n_classes,
                               const floating* row_values, const intp_t* row_columns,
                               intp_t nnz, intp_t n_features,
                               double* scores) noexcept nogil:
-    """scores[r] = w_r . (x, 1) for every class r."""
-    cdef intp_t j, r, column
-    cdef const double* weights = Wt + n_features * n_classes  # the biases
-    cdef double value
+    """scores[r] = w_r . (x, 1) for every class r.
+
+    Four stored entries are folded in per sweep over the k scores, so the scores are
+    loaded and stored a quarter as often.
+    """
+    cdef intp_t j = 0, r
+    cdef const double* w0 = Wt + n_features * n_classes  # the biases
+    cdef const double* w1
+    cdef const double* w2
+    cdef const double* w3
+    cdef double x0, x1, x2, x3
     for r in range(n_classes):
-        scores[r] = weights[r]
-    for j in range(nnz):
-        column = j if row_columns == NULL else row_columns[j]
-        weights = Wt + column * n_classes
-        value = row_values[j]
+        scores[r] = w0[r]
+    while j + 4 <= nnz:
+        if row_columns == NULL:
+            w0 = Wt + j * n_classes
+            w1 = w0 + n_classes
+            w2 = w1 + n_classes
+            w3 = w2 + n_classes
+        else:
+            w0 = Wt + row_columns[j] * n_classes
+            w1 = Wt + row_columns[j + 1] * n_classes
+            w2 = Wt + row_columns[j + 2] * n_classes
+            w3 = Wt + row_columns[j + 3] * n_classes
+        x0 = row_values[j]
+        x1 = row_values[j + 1]
+        x2 = row_values[j + 2]
+        x3 = row_values[j + 3]
         for r in range(n_classes):
-            scores[r] += weights[r] * value
+            scores[r] += (w0[r] * x0 + w1[r] * x1) + (w2[r] * x2 + w3[r] * x3)
+        j += 4
+    while j < nnz:
+        w0 = Wt + (j if row_columns == NULL else row_columns[j]) * n_classes
+        x0 = row_values[j]
+        for r in range(n_classes):
+            scores[r] += w0[r] * x0
+        j += 1
 
 
 cdef inline void class_axpy(double step, const floating* row_values,

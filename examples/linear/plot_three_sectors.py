@@ -1,0 +1,48 @@
+"""
+=====================================================
+Three sectors: linear machines against one-vs-all
+=====================================================
+
+The course's example: three classes fill three equal sectors of the unit disc.  A
+linear machine, one weight vector w_r per class and the prediction argmax_r w_r . x,
+separates them exactly: take each w_r pointing into the middle of its sector.  Both the
+multiclass perceptron (`LinearMachine`) and the multiclass SVM (`MulticlassSVM`) find
+such weights.
+
+One-vs-all trains the three weight vectors separately, each to split one sector from
+the other two.  No straight line can do that, so every binary perceptron keeps making
+mistakes, and the fused classifier inherits some of them.
+"""
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+from patrec import LinearMachine, MulticlassSVM, OneVsAll, Perceptron
+from patrec.datasets import make_sectors
+from patrec.plotting import plot_decision_regions
+
+X, y = make_sectors(3, n_samples=300, random_state=4)
+
+models = [
+    ("LinearMachine", LinearMachine(random_state=0)),
+    ("MulticlassSVM", MulticlassSVM(alpha=1e-4, max_epochs=50, random_state=0)),
+    ("OneVsAll(Perceptron())", OneVsAll(Perceptron(random_state=0))),
+]
+
+fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))
+for ax, (name, clf) in zip(axes, models):
+    clf.fit(X, y)
+    plot_decision_regions(clf, X, y, ax=ax, legend=ax is axes[0])
+    ax.set_title(f"{name}\ntraining error {1 - clf.score(X, y):.3f}")
+fig.tight_layout()
+
+# %%
+# The binary problems of one-vs-all are not separable: each perceptron still makes
+# mistakes in its last epoch.
+ova = models[2][1]
+for r, binary in enumerate(ova.estimators_):
+    error = 1 - binary.score(X, np.where(y == r, 1, -1))
+    print(f"sector {r} against the rest: {binary.mistakes_[-1]} mistakes in the last "
+          f"epoch, training error {error:.3f}")
+plt.show()

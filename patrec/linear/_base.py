@@ -34,8 +34,7 @@ def epoch_orders(n_samples, shuffle, random_state):
     With ``shuffle`` every epoch gets a fresh permutation drawn from
     ``random_state``; otherwise the rows are visited in their given order.
     """
-    if not isinstance(shuffle, (bool, np.bool_)):
-        raise TypeError(f"shuffle must be True or False, got {shuffle!r}.")
+    shuffle = check_flag(shuffle, "shuffle")
     rng = check_random_state(random_state)
     in_order = np.arange(n_samples, dtype=np.intp)
     while True:

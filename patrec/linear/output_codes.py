@@ -14,7 +14,6 @@ One-versus-all (M = 2 I - 1) and all pairs (one column per pair, +1 / -1 / zeros
 two particular codes; random dense and sparse codes follow Allwein, Schapire and
 Singer.
 """
-import numbers
 
 import numpy as np
 

@@ -11,7 +11,6 @@ An epoch is one pass over the rows; training stops after the first epoch without
 mistake (the data are then separated with the requested margin) or after
 ``max_epochs`` epochs.  The loop is ``_perceptron.binary_perceptron_epoch``.
 """
-import numbers
 
 import numpy as np
 

@@ -80,7 +80,7 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     >>> clf.predict([[0.5, 0], [7, 0], [0, 7]]).tolist()
     [0, 1, 2]
     >>> clf.predict_proba([[7, 0]]).round(2).tolist()
-    [[0.0, 1.0, 0.0]]
+    [[0.01, 0.99, 0.0]]
     """
 
     def __init__(self, *, C=1.0, fit_intercept=True, max_iter=1000, tol=1e-6):

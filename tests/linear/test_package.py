@@ -1,0 +1,33 @@
+"""Package-level promises: registration, and data handed to the loops uncopied."""
+import numpy as np
+import scipy.sparse as sp
+
+import patrec.linear
+from patrec.linear._base import row_storage
+from patrec.registry import get_classifier
+
+REGISTERED = {
+    "perceptron": "Perceptron",
+    "linear-machine": "LinearMachine",
+    "multiclass-svm": "MulticlassSVM",
+    "softmax": "SoftmaxRegression",
+    "one-vs-all": "OneVsAll",
+    "all-pairs": "AllPairs",
+    "output-codes": "OutputCodes",
+}
+
+
+def test_every_classifier_is_registered():
+    for name, class_name in REGISTERED.items():
+        assert get_classifier(name) is getattr(patrec.linear, class_name)
+
+
+def test_float32_reaches_the_loops_without_a_copy():
+    X = np.arange(12, dtype=np.float32).reshape(4, 3)
+    values, columns, row_starts = row_storage(X)
+    assert values.dtype == np.float32 and np.shares_memory(values, X)
+    assert columns.size == 0 and row_starts.size == 0
+    Xs = sp.csr_matrix(X)
+    values, columns, row_starts = row_storage(Xs)
+    assert values.dtype == np.float32 and np.shares_memory(values, Xs.data)
+    assert columns.dtype == np.intp and row_starts.dtype == np.intp

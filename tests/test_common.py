@@ -5,14 +5,23 @@ import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from patrec.base import clone
 from patrec.registry import CLASSIFIERS, classifier_names, get_classifier
 
 ESTIMATORS = [get_classifier(name)() for name in classifier_names()]
 
+# Parameters that one check needs, as scikit-learn's own suite sets them: the array-API
+# check fits on data with collinear features, where QDA without regularisation must
+# (and does) refuse the singular class covariances.
+CHECK_PARAMS = {("QDA", "check_array_api_input"): {"reg_param": 0.1}}
 
-@pytest.mark.filterwarnings("ignore:Estimator .* does not inherit from `sklearn.base.BaseEstimator`")
+
 @parametrize_with_checks(ESTIMATORS)
 def test_sklearn_compatible(estimator, check):
+    name = getattr(check, "func", check).__name__
+    params = CHECK_PARAMS.get((type(estimator).__name__, name))
+    if params:
+        estimator = clone(estimator).set_params(**params)
     check(estimator)
 
 

@@ -177,8 +177,10 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
         The coding matrix M (see `code_matrix`), or M itself with entries in
         {-1, 0, +1}, row r for ``classes_[r]``; every column needs a +1 and a -1
         and no row may be all zero.
-    decoding : {"hamming", "loss"}, default="hamming"
-        How scores are turned into a class (see `decode`).
+    decoding : {"hamming", "loss"}, default="loss"
+        How scores are turned into a class (see `decode`).  Loss-based decoding uses
+        the size of the scores as well as their signs; Hamming decoding with the
+        one-vs-all code ties whenever no model, or several, claim a sample.
     loss : {"hinge", "exp", "log"} or callable, default="hinge"
         The margin loss of loss-based decoding.
     random_state : int, numpy Generator or None, default=None
@@ -216,12 +218,12 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
     --------
     >>> from patrec import OutputCodes
     >>> X = [[0, 0], [1, 0], [5, 0], [6, 0], [0, 5], [0, 6]]
-    >>> clf = OutputCodes(code="all-pairs", decoding="loss").fit(X, [0, 0, 1, 1, 2, 2])
+    >>> clf = OutputCodes(code="all-pairs").fit(X, [0, 0, 1, 1, 2, 2])
     >>> clf.predict([[0.5, 0], [7, 0], [0, 7]]).tolist()
     [0, 1, 2]
     """
 
-    def __init__(self, estimator=None, *, code="one-vs-all", decoding="hamming",
+    def __init__(self, estimator=None, *, code="one-vs-all", decoding="loss",
                  loss="hinge", random_state=None):
         self.estimator = estimator
         self.code = code

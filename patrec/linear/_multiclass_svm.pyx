@@ -5,7 +5,8 @@
 # `multiclass_svm.py` validates the parameters and the data, builds the row storage
 # (see `_kernels.pxd`), draws each epoch's order, calls `crammer_singer_epoch` once per
 # epoch and `crammer_singer_objective` to record the objective.  The loops release
-# the GIL and allocate nothing.
+# the GIL and allocate nothing; the next row of the order is prefetched while one
+# row is processed.
 #
 # The step size eta_t = 1 / (lambda t) makes the course's update collapse to a sum:
 # shrinking every w_r by (1 - lambda eta_t) = (1 - 1/t) and adding eta_t g_t gives

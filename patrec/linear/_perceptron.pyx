@@ -7,6 +7,8 @@
 # and call one of the two epoch functions below; they also decide when to stop.
 # The epoch functions touch only the rows and weights they are given and release the
 # GIL for the whole pass; they allocate nothing.
+# While one row is processed the next row of the order is prefetched, which
+# hides most of the cost of visiting the rows in a shuffled order.
 #
 # Averaging (Daume's trick): besides the weights w the loop keeps u, the sum of every
 # update multiplied by c, the number of steps taken before it.  After T steps the

@@ -18,6 +18,8 @@
 #   * internal node: compute D(x, M_c) for every child, visit the children nearest
 #     first, and before each visit prune the child by rule 1,
 #         D(x, M_c) > B + r_c.
+#     For the euclidean metric the children are sorted and rule 1 is tested on
+#     squared distances; the root is taken only for a child that is visited.
 #   * leaf: rule 2 skips sample x_i when D(x, M_p) > B + D(x_i, M_p), and the other
 #     side of the triangle inequality skips it when D(x_i, M_p) > B + D(x, M_p).  As
 #     D(x_i, M_p) is sorted, the samples left form one window, found by a binary
@@ -39,11 +41,13 @@
 
 import numpy as np
 
-from libc.math cimport INFINITY
+from libc.math cimport INFINITY, sqrt
 from libc.stdlib cimport free, malloc, realloc
 
 from patrec._typedefs cimport floating, intp_t
-from patrec.neighbors._distances cimport MetricKind, rdist, rdist_to_dist, dist_to_rdist
+from patrec.neighbors._distances cimport (
+    CHEBYSHEV, CITYBLOCK, MetricKind, SQEUCLIDEAN, chebyshev_dist, cityblock_dist,
+    dist_to_rdist, minkowski_rdist, rdist_to_dist, sqeuclidean_rdist)
 from patrec.neighbors._heap cimport heap_init, heap_make, heap_push, heap_sort
 
 cdef enum:
@@ -85,10 +89,24 @@ cdef struct Search:
     bint failed
 
 
+cdef inline floating _reduced(const Tree* tree, const floating* a,
+                              const floating* b) noexcept nogil:
+    # The kernel of the tree's metric, called directly (one call, not two).
+    if tree.kind == SQEUCLIDEAN:
+        return sqeuclidean_rdist(a, b, tree.n_features)
+    if tree.kind == CITYBLOCK:
+        return cityblock_dist(a, b, tree.n_features)
+    if tree.kind == CHEBYSHEV:
+        return chebyshev_dist(a, b, tree.n_features)
+    return minkowski_rdist(a, b, tree.n_features, tree.p)
+
+
 cdef inline double _distance(const Tree* tree, const floating* a,
                              const floating* b) noexcept nogil:
-    return rdist_to_dist(tree.kind, tree.p, rdist(tree.kind, tree.p, a, b,
-                                                  tree.n_features))
+    cdef double reduced = _reduced(tree, a, b)
+    if tree.kind == SQEUCLIDEAN:
+        return sqrt(reduced)
+    return rdist_to_dist(tree.kind, tree.p, reduced)
 
 
 cdef inline void _update_bound(const Tree* tree, Search* search,
@@ -145,7 +163,7 @@ cdef void _scan_leaf(const Tree* tree, Search* search, intp_t node, double d_nod
     # ... and, the other side, those with D(x_i, M) > (B + D(x, M)) * grow + tiny.
     high = (search.bound + d_node) * tree.grow + tree.tiny
     while s < stop and tree.to_center[s] <= high:
-        reduced = rdist(tree.kind, tree.p, x, &data[s * n_features], n_features)
+        reduced = _reduced(tree, x, &data[s * n_features])
         search.n_evals += 1
         if search.k > 0:
             if heap_push(heap_dist, search.heap_idx, search.k, reduced, tree.order[s]):
@@ -165,14 +183,17 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
     cdef intp_t c, j, child, n_features = tree.n_features
     cdef double child_dist[MAX_BRANCHING]
     cdef intp_t child_rank[MAX_BRANCHING]
-    cdef double d
+    cdef double d, limit
     if n_children == 0:
         _scan_leaf(tree, search, node, d_node, x, data, heap_dist)
         return
     # Expand: the distance from x to every child's mean, nearest child first
     # (insertion sort: there are few children).
     for c in range(n_children):
-        d = _distance(tree, x, &centers[(first + c) * n_features])
+        # (squared for euclidean: the root is taken only for children visited)
+        d = _reduced(tree, x, &centers[(first + c) * n_features])
+        if tree.kind != SQEUCLIDEAN:
+            d = rdist_to_dist(tree.kind, tree.p, d)
         search.n_evals += 1
         j = c
         while j > 0 and child_dist[j - 1] > d:
@@ -184,9 +205,15 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
     for c in range(n_children):
         child = child_rank[c]
         # Rule 1: the nearest neighbour cannot be in this child.
-        if child_dist[c] > (search.bound + tree.radius[child]) * tree.grow + tree.tiny:
+        limit = (search.bound + tree.radius[child]) * tree.grow + tree.tiny
+        d = child_dist[c]
+        if tree.kind == SQEUCLIDEAN:
+            if d > limit * limit:
+                continue
+            d = sqrt(d)
+        elif d > limit:
             continue
-        _visit(tree, search, child, child_dist[c], x, data, centers, heap_dist)
+        _visit(tree, search, child, d, x, data, centers, heap_dist)
         if search.failed:
             return
 

@@ -104,8 +104,8 @@ cdef inline void _gemm(floating* a, floating* b, floating* c, int m, int n,
 def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
              const floating[:, ::1] train_centered, const floating[::1] train_sqnorms,
              const floating[::1] center, floating[:, ::1] out_dist,
-             intp_t[:, ::1] out_idx, intp_t block_queries=128,
-             intp_t block_train=1024):
+             intp_t[:, ::1] out_idx, intp_t block_queries=0,
+             intp_t block_train=0):
     """Squared-euclidean k-NN, GEMM-filtered and exactly re-checked (see above).
 
     ``train_centered`` is ``train - center`` and ``train_sqnorms`` its squared row
@@ -121,9 +121,14 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef floating* query_sqnorms = NULL
     cdef floating* dots = NULL
     cdef floating* kth
-    cdef const floating* dots_row
+    cdef floating* dots_row
+    cdef const floating* norms
     if n_queries == 0:
         return
+    if block_queries <= 0:  # larger blocks pay off when the GEMM dominates
+        block_queries = 256 if n_features >= 256 else 128
+    if block_train <= 0:
+        block_train = 2048 if n_features >= 256 else 1024
     block_queries = min(block_queries, n_queries)
     block_train = min(block_train, n_train)
     with nogil:
@@ -150,6 +155,7 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
             while t0 < n_train:
                 t1 = min(t0 + block_train, n_train)
                 bt = t1 - t0
+                norms = &train_sqnorms[t0]
                 _gemm(<floating*> &train_centered[t0, 0], query_block, dots,
                       <int> bt, <int> bq, <int> n_features)
                 for i in range(bq):
@@ -159,9 +165,13 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                     #   keep * (|q|^2 + |t_j|^2) - 2 q.t_j <= k-th best
                     limit = kth[0] - keep * query_sqnorms[i]
                     dots_row = &dots[i * bt]
+                    # GEMM value minus the error bound, for the whole row at once
+                    # (a loop the compiler vectorises) ...
                     for j in range(bt):
-                        value = keep * train_sqnorms[t0 + j] - 2 * dots_row[j]
-                        if value <= limit:
+                        dots_row[j] = keep * norms[j] - (dots_row[j] + dots_row[j])
+                    # ... then a scan whose branch is rarely taken.
+                    for j in range(bt):
+                        if dots_row[j] <= limit:
                             d = sqeuclidean_rdist(&queries[row, 0], &train[t0 + j, 0],
                                                   n_features)
                             if heap_push(kth, &out_idx[row, 0], k, d, t0 + j):

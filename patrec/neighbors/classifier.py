@@ -39,7 +39,7 @@ def choose_algorithm(n_samples, n_features, metric):
     if n_samples < 2048:
         return "brute"
     euclidean = metric in ("euclidean", "sqeuclidean", "mahalanobis")
-    return "bnb" if n_features <= (12 if euclidean else 16) else "brute"
+    return "bnb" if n_features <= (10 if euclidean else 16) else "brute"
 
 
 class KNeighborsClassifier(ClassifierMixin, BaseEstimator):

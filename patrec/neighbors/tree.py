@@ -54,7 +54,7 @@ class BranchBoundTree(NeighborIndex):
         ``{"VI": Q}`` for ``metric="mahalanobis"``.
     branching : int, default=8
         Number of k-means clusters each node is split into (2 to 64).
-    leaf_size : int, default=32
+    leaf_size : int, default=64
         A node with at most this many samples is a leaf.
     random_state : int, numpy Generator or None, default=None
         Seeds the k-means splits.  The tree's shape depends on it; the answers do
@@ -97,7 +97,7 @@ class BranchBoundTree(NeighborIndex):
     """
 
     def __init__(self, X, metric="euclidean", p=2, metric_params=None, branching=8,
-                 leaf_size=32, random_state=None):
+                 leaf_size=64, random_state=None):
         super().__init__(X, metric, p, metric_params)
         self.branching = check_scalar(branching, "branching", numbers.Integral, low=2,
                                       high=_bnb_tree.MAX_CHILDREN)

@@ -1,0 +1,58 @@
+"""
+=====================================================
+What the branch-and-bound search saves; error bounds
+=====================================================
+
+Brute force compares a query with all N training samples.  The Fukunaga–Narendra
+tree groups the samples by hierarchical k-means and compares the query with node means
+first: rule 1 drops a whole node when D(x, M_p) > B + r_p, rule 2 drops a single
+sample when D(x, M_p) > B + D(x_i, M_p).  ``query(..., return_counts=True)`` counts
+the distances that were still computed.  In two dimensions the count grows far more
+slowly than N; the answers are exactly brute force's.
+
+The right panel draws the Cover–Hart bounds on the asymptotic 1-NN error,
+P* <= P <= P* (2 - c/(c-1) P*), for c = 2 and 10 classes, and the error after
+editing the training set, P / (2 (1 - P)), for two classes.
+"""
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+from patrec.neighbors import (BranchBoundTree, BruteForce, cover_hart_bounds,
+                              edited_nn_error)
+
+rng = np.random.default_rng(0)
+sizes = [1000, 3000, 10000, 30000]
+queries = rng.uniform(size=(200, 2))
+mean_counts = []
+for n in sizes:
+    X = rng.uniform(size=(n, 2))
+    tree = BranchBoundTree(X, random_state=0)
+    distances, indices, counts = tree.query(queries, k=1, return_counts=True)
+    assert np.array_equal(indices, BruteForce(X).query(queries, k=1)[1])
+    mean_counts.append(counts.mean())
+
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+left.loglog(sizes, sizes, "o-", label="brute force: N")
+left.loglog(sizes, mean_counts, "s-", label="branch and bound")
+left.set_xlabel("training samples N")
+left.set_ylabel("distances computed per query")
+left.set_title("1-NN search in two dimensions")
+left.legend()
+
+# %%
+bayes = np.linspace(0, 0.5, 101)
+for c in (2, 10):
+    upper = [cover_hart_bounds(p, c)[1] for p in bayes]
+    right.plot(bayes, upper, label=f"1-NN upper bound, c = {c}")
+right.plot(bayes, bayes, "k--", label="Bayes error P* (lower bound)")
+nn_error = np.linspace(0, 0.5, 101)
+right.plot(nn_error, [edited_nn_error(p) for p in nn_error], ":",
+           label="after editing, as a function of P (c = 2)")
+right.set_xlabel("Bayes error P* (or 1-NN error P for the dotted line)")
+right.set_ylabel("asymptotic error")
+right.set_title("Cover–Hart bounds")
+right.legend(fontsize="small")
+fig.tight_layout()
+plt.show()

@@ -62,10 +62,12 @@ def _as_numeric_array(X, name):
     if kind in "fiub":
         return array.astype(np.float64)
     if kind == "O":
-        if any(isinstance(value, complex) for value in array.flat):
+        if any(isinstance(value, (complex, np.complexfloating)) for value in array.flat):
             raise ValueError(f"Complex data not supported: {name} holds complex values.")
         try:
             return array.astype(np.float64)
+        except OverflowError as exc:
+            raise ValueError(f"{name} holds a number too large for float64: {exc}") from exc
         except TypeError as exc:
             # numpy's own message ("float() argument must be a string or a real
             # number, not 'dict'") names the offending type: keep it.
@@ -181,7 +183,7 @@ def check_labels(y, n_samples=None):
         )
     if _is_sparse(y):
         raise TypeError("A sparse target y is not supported; pass a 1-D array.")
-    y = np.asarray(y)
+    y = _as_label_array(y)
     if y.ndim == 2 and y.shape[1] == 1:
         warnings.warn(
             "A column-vector y was passed when a 1d array was expected. Please change "
@@ -214,6 +216,20 @@ def check_labels(y, n_samples=None):
     return y
 
 
+def _as_label_array(y):
+    """``np.asarray(y)``, except that labels of mixed types stay Python objects.
+
+    numpy would turn ``[1, "a"]`` into the strings ``["1", "a"]``; keeping the objects
+    lets `encode_labels` refuse such a mixture instead of silently renaming class 1.
+    """
+    array = np.asarray(y)
+    if array.dtype.kind in "US" and not isinstance(y, np.ndarray) and array.ndim == 1:
+        if not all(isinstance(value, (str, bytes, np.str_, np.bytes_)) for value in y):
+            array = np.empty(len(array), dtype=object)
+            array[:] = list(y)
+    return array
+
+
 def encode_labels(y):
     """Encode class labels as ``0 .. n_classes - 1``.
 
@@ -230,6 +246,8 @@ def encode_labels(y):
     codes : ndarray of shape (n_samples,), dtype intp
         ``classes[codes]`` equals ``y``.
     """
+    if y.shape[0] == 0:
+        raise ValueError("y is empty; a classifier needs labelled samples.")
     if y.dtype.kind == "f" and not np.array_equal(y, np.round(y)):
         raise ValueError(
             "Unknown label type: continuous. A classifier needs discrete class labels; "

@@ -9,6 +9,7 @@ then calls the subclass's ``_fit(X, codes)`` with labels ``0 .. n_classes - 1``.
 scikit-learn is never imported here at run time: only ``__sklearn_tags__`` imports it,
 and only scikit-learn itself calls that.
 """
+import copy
 import inspect
 import warnings
 
@@ -77,7 +78,13 @@ class BaseEstimator:
             else:
                 setattr(self, name, value)
         for name, inner_params in nested.items():
-            getattr(self, name).set_params(**inner_params)
+            inner = getattr(self, name)
+            if not hasattr(inner, "set_params"):
+                raise ValueError(
+                    f"Cannot set {sorted(inner_params)} of parameter {name!r}: its value "
+                    f"{inner!r} is not an estimator."
+                )
+            inner.set_params(**inner_params)
         return self
 
     def __repr__(self):
@@ -108,18 +115,15 @@ class BaseEstimator:
                 "with appropriate arguments before using this estimator."
             )
 
-    def _validate_fit_X(self, X, **kwargs):
-        """Validate training data, forget any earlier fit, record the input features."""
-        names = feature_names_of(X)
-        X = check_X(X, estimator=self, **kwargs)
-        self._start_fit(X, names)
-        return X
-
-    def _start_fit(self, X, feature_names):
-        """Drop the state of an earlier fit; set ``n_features_in_``/``feature_names_in_``."""
+    def _forget_fit(self):
+        """Drop everything learned by ``fit`` (the attributes ending in ``_``)."""
         for name in list(vars(self)):
             if name.endswith("_") and not name.startswith("__"):
                 delattr(self, name)
+
+    def _start_fit(self, X, feature_names):
+        """Drop the state of an earlier fit; set ``n_features_in_``/``feature_names_in_``."""
+        self._forget_fit()
         self.n_features_in_ = X.shape[1]
         if feature_names is not None:
             self.feature_names_in_ = feature_names
@@ -202,15 +206,44 @@ class ClassifierMixin:
         classes, codes = encode_labels(check_labels(y, X.shape[0]))
         self._start_fit(X, names)
         self.classes_ = classes
-        self._fit(X, codes)
+        try:
+            self._fit(X, codes)
+        except BaseException:
+            self._forget_fit()  # a failed fit must not leave a half-fitted model
+            raise
         return self
 
     def _fit(self, X, codes):
         raise NotImplementedError
 
-    def score(self, X, y):
-        """Mean accuracy of ``predict(X)`` against ``y``."""
-        return float(np.mean(self.predict(X) == np.asarray(y).reshape(-1)))
+    def score(self, X, y, sample_weight=None):
+        """Accuracy of ``predict(X)`` against ``y``: the (weighted) share of hits.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            The true labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the samples; equal weights when None.
+
+        Returns
+        -------
+        accuracy : float
+        """
+        predicted = self.predict(X)
+        y = check_labels(y, predicted.shape[0])
+        hits = predicted == y
+        if sample_weight is None:
+            return float(np.mean(hits))
+        weights = np.asarray(sample_weight, dtype=np.float64)
+        if weights.shape != hits.shape or not np.all(np.isfinite(weights)) or \
+                np.any(weights < 0) or weights.sum() <= 0:
+            raise ValueError(
+                "sample_weight must hold one finite non-negative weight per sample, "
+                "not all zero."
+            )
+        return float(np.average(hits, weights=weights))
 
     def _labels_from_scores(self, scores):
         """``classes_`` of the highest score per row (the first one on ties)."""
@@ -228,11 +261,17 @@ class ClassifierMixin:
 
 
 def clone(estimator):
-    """A new, unfitted estimator with the same parameters (nested ones cloned too)."""
+    """A new, unfitted estimator with the same parameters.
+
+    Nested estimators are cloned and other parameter values deep-copied, so the clone
+    shares no mutable state (a ``metric_params`` dict, an array) with the original.
+    """
     params = estimator.get_params(deep=False)
     for name, value in params.items():
         if hasattr(value, "get_params") and not isinstance(value, type):
             params[name] = clone(value)
+        else:
+            params[name] = copy.deepcopy(value)
     return type(estimator)(**params)
 
 

@@ -14,6 +14,7 @@ with a one-line message and exit code 2.
 """
 import argparse
 import csv
+import os
 import sys
 import time
 
@@ -60,12 +61,22 @@ def build_parser():
     compare.add_argument("--plot", default=None, metavar="FILE.png",
                          help="save the decision regions of each classifier, fitted on "
                               "the first two principal components, to this file")
-    compare.add_argument("--seed", type=int, default=0,
+    compare.add_argument("--seed", type=_non_negative_int, default=0,
                          help="seed of the folds and of randomised classifiers (default: 0)")
     compare.add_argument("--no-scale", action="store_true",
                          help="do not standardize the features (each fold uses its "
                               "training statistics by default)")
     return parser
+
+
+def _non_negative_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
+    return value
 
 
 def load_data(source, target=None):
@@ -83,8 +94,13 @@ def load_data(source, target=None):
 def read_csv(path, target=None):
     """Numeric feature columns and a label column from a CSV file with a header."""
     try:
-        with open(path, newline="", encoding="utf-8") as stream:
-            rows = [row for row in csv.reader(stream) if row]
+        with open(path, newline="", encoding="utf-8-sig") as stream:
+            text = stream.read()
+        try:
+            dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+        except csv.Error:
+            dialect = csv.excel
+        rows = [row for row in csv.reader(text.splitlines(), dialect) if row]
     except FileNotFoundError:
         raise UsageError(f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
@@ -108,22 +124,25 @@ def read_csv(path, target=None):
     features = [i for i in range(len(header)) if i != column]
     X = np.empty((len(body), len(features)))
     for j, i in enumerate(features):
-        try:
-            X[:, j] = [float(row[i]) for row in body]
-        except ValueError:
-            raise UsageError(f"column {header[i]!r} of {path} is not numeric; only the "
-                             f"target column may hold text") from None
+        for line, row in enumerate(body, start=2):
+            try:
+                X[line - 2, j] = float(row[i])
+            except ValueError:
+                what = "an empty field" if not row[i].strip() else f"{row[i].strip()!r}"
+                raise UsageError(f"column {header[i]!r} of {path} is not numeric: "
+                                 f"{what} at line {line}; only the target column may "
+                                 "hold text") from None
     if not np.isfinite(X).all():
         raise UsageError(f"{path} has missing or infinite feature values")
     return X, _as_numbers_if_possible(y)
 
 
 def _as_numbers_if_possible(labels):
+    """Integer labels when every label is an integer that fits int64, else the text."""
     try:
-        values = labels.astype(np.float64)
-    except ValueError:
+        return np.array([int(label) for label in labels], dtype=np.int64)
+    except (ValueError, OverflowError):
         return labels
-    return values.astype(np.int64) if np.all(values == np.round(values)) else labels
 
 
 def make_classifier(name, seed):
@@ -144,6 +163,8 @@ def compare(args, out=None, err=None):
                          f"{', '.join(registry.classifier_names())}")
     if args.cv < 2:
         raise UsageError(f"--cv must be at least 2, got {args.cv}")
+    if args.plot and not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
+        raise UsageError(f"cannot save the figure to {args.plot}: no such directory")
     X, y, data_name = load_data(args.data, args.target)
     classes, counts = np.unique(y, return_counts=True)
     if len(classes) < 2:
@@ -159,8 +180,12 @@ def compare(args, out=None, err=None):
     for name in names:
         print(f"[patrec] {name} ...", file=err, flush=True)
         started = time.perf_counter()
-        result = cross_validate(make_classifier(name, args.seed), X, y, cv=args.cv,
-                                random_state=args.seed, scale=not args.no_scale)
+        try:
+            result = cross_validate(make_classifier(name, args.seed), X, y, cv=args.cv,
+                                    random_state=args.seed, scale=not args.no_scale)
+        except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
+            # One classifier that cannot handle these data must not stop the others.
+            result = f"failed: {_first_line(exc)}"
         rows.append((name, result))
         print(f"[patrec] {name} done in {time.perf_counter() - started:.2f} s",
               file=err, flush=True)
@@ -174,7 +199,12 @@ def compare(args, out=None, err=None):
 def print_table(rows, out):
     header = ("classifier", "error rate", "fit (ms)", "predict (ms)")
     lines = [header]
+    failures = []
     for name, result in rows:
+        if isinstance(result, str):
+            lines.append((name, "failed", "-", "-"))
+            failures.append(f"{name}: {result}")
+            continue
         error = result["error"]
         lines.append((
             name,
@@ -188,6 +218,8 @@ def print_table(rows, out):
         print("  ".join(cells), file=out)
         if index == 0:
             print("  ".join("-" * w for w in widths), file=out)
+    for failure in failures:
+        print(failure, file=out)
 
 
 def plot_regions(names, X, y, args, err):
@@ -211,11 +243,16 @@ def plot_regions(names, X, y, args, err):
                                 squeeze=False)
     for ax, name in zip(axes.flat, names):
         print(f"[patrec] plotting {name} ...", file=err, flush=True)
-        classifier = make_classifier(name, args.seed).fit(plane, y)
+        ax.set_title(name)
+        try:
+            classifier = make_classifier(name, args.seed).fit(plane, y)
+        except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
+            ax.text(0.5, 0.5, f"failed:\n{_first_line(exc)}", ha="center", va="center",
+                    wrap=True, transform=ax.transAxes)
+            continue
         plot_decision_regions(classifier, plane, y, ax=ax, resolution=150,
                               prototypes=True if hasattr(classifier, "prototypes_") else None,
                               legend=ax is axes.flat[0])
-        ax.set_title(name)
         ax.set_xlabel("principal component 1")
         ax.set_ylabel("principal component 2")
     for ax in list(axes.flat)[len(names):]:
@@ -227,6 +264,11 @@ def plot_regions(names, X, y, args, err):
         raise UsageError(f"cannot save the figure to {args.plot}: {exc}") from None
     finally:
         plt.close(figure)
+
+
+def _first_line(exc):
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
 
 
 def main(argv=None):

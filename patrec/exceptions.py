@@ -14,6 +14,11 @@ __all__ = ["NotFittedError", "DataConversionWarning"]
 class NotFittedError(ValueError, AttributeError):
     """An estimator was used before `fit` was called."""
 
+    def __reduce__(self):
+        # Rebuilt through not_fitted_error, so a bridged error pickles too (it has no
+        # module-level name) and unpickles bridged wherever scikit-learn is loaded.
+        return not_fitted_error, (str(self),)
+
 
 class DataConversionWarning(UserWarning):
     """The input was converted: for example a column vector ``y`` was flattened."""

@@ -111,11 +111,14 @@ def plot_decision_regions(clf, X, y=None, ax=None, *, resolution=200, prototypes
 
 def _class_codes(classes, labels):
     """Positions of ``labels`` in ``classes``; labels not in ``classes`` are an error."""
-    codes = np.searchsorted(classes, labels)
-    codes = np.clip(codes, 0, len(classes) - 1)
-    if not np.all(classes[codes] == labels):
-        raise ValueError("y holds labels the classifier was not trained on.")
-    return codes
+    position = {label: code for code, label in enumerate(np.asarray(classes).tolist())}
+    try:
+        return np.array([position[label] for label in np.asarray(labels).tolist()],
+                        dtype=np.intp)
+    except KeyError as exc:
+        raise ValueError(
+            f"y holds labels the classifier was not trained on, such as {exc.args[0]!r}."
+        ) from None
 
 
 def _draw_prototypes(ax, clf, classes, colours, prototypes):

@@ -93,3 +93,56 @@ def test_sklearn_tools_accept_patrec_estimators():
                           {"n_prototypes": [1, 2], "metric": ["euclidean", "cityblock"]},
                           cv=3).fit(X, y)
     assert search.best_score_ > 0.8
+
+
+def test_failed_fit_leaves_no_half_fitted_model():
+    X, y = [[0, 0], [1, 1], [5, 5], [6, 6]], [0, 0, 1, 1]
+    clf = MinimumDistanceClassifier().fit(X, y)
+    clf.set_params(metric="bogus")
+    with pytest.raises(ValueError, match="metric must be one of"):
+        clf.fit(X, y)
+    assert not hasattr(clf, "classes_") and not hasattr(clf, "n_features_in_")
+    with pytest.raises(NotFittedError):
+        clf.predict(X)
+
+
+def test_bridged_not_fitted_error_pickles():
+    import sklearn.exceptions  # noqa: F401  (loaded, so the error is bridged)
+
+    try:
+        MinimumDistanceClassifier().predict([[0.0]])
+    except NotFittedError as error:
+        again = pickle.loads(pickle.dumps(error))
+    assert isinstance(again, NotFittedError)
+    assert isinstance(again, sklearn.exceptions.NotFittedError)
+    assert "not fitted yet" in str(again)
+
+
+def test_nested_parameters_and_deep_clone():
+    from patrec import OneVsAll, Perceptron
+
+    model = OneVsAll(Perceptron(max_epochs=7))
+    params = model.get_params(deep=True)
+    assert params["estimator__max_epochs"] == 7
+    assert isinstance(params["estimator"], Perceptron)
+    model.set_params(estimator__max_epochs=3, normalize=False)
+    assert model.estimator.max_epochs == 3 and model.normalize is False
+    copy = clone(model)
+    assert copy.estimator is not model.estimator
+    assert copy.get_params(deep=True)["estimator__max_epochs"] == 3
+    with pytest.raises(ValueError, match="is not an estimator"):
+        MinimumDistanceClassifier().set_params(metric_params__VI=1)
+    shared = {"VI": np.eye(2)}
+    original = MinimumDistanceClassifier(metric="mahalanobis", metric_params=shared)
+    assert clone(original).metric_params is not shared
+
+
+def test_score_checks_y_and_weights():
+    clf = MinimumDistanceClassifier().fit([[0], [1], [5], [6]], [0, 0, 1, 1])
+    X, y = [[0], [6], [5.9]], [0, 1, 0]
+    assert clf.score(X, y) == pytest.approx(2 / 3)
+    assert clf.score(X, y, sample_weight=[1, 1, 2]) == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        clf.score(X, y[:1])
+    with pytest.raises(ValueError, match="sample_weight"):
+        clf.score(X, y, sample_weight=[1, -1, 1])

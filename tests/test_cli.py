@@ -62,6 +62,7 @@ def test_compare_csv_with_target_column_and_plot(tmp_path):
     (None, ["--data", "missing.csv"], "no such file: missing.csv"),
     ("a,b,label\n1,2,x\n3,4,y\n", ["--target", "nope"], "column 'nope' not found"),
     ("a,b,label\n1,zz,x\n3,4,y\n", ["--target", "label"], "column 'b' of .* is not numeric"),
+    ("a,b,label\n1,,x\n3,4,y\n", ["--target", "label"], "an empty field at line 2"),
     ("a,b,label\n1,2,x\n3,4,y\n5,6,x\n7,8,y\n", ["--target", "label"],
      "has 2 samples, fewer than the 5 folds"),
     ("a,b,label\n1,2,x\n3,4,x\n", ["--target", "label"], "single class"),
@@ -78,11 +79,41 @@ def test_bad_input_gives_one_line_and_exit_code_2(tmp_path, content, args, messa
     assert "Traceback" not in result.stderr
 
 
+def test_csv_dialects_bom_semicolons_and_integer_labels(tmp_path):
+    X, y = load_iris(return_X_y=True)
+    body = "\n".join(f"{';'.join(map(str, row))};{10**12 + t}" for row, t in zip(X, y))
+    (tmp_path / "semi.csv").write_bytes(("\ufeffa;b;c;d;label\n" + body).encode("utf-8"))
+    result = run("compare", "--data", "semi.csv", "--target", "label", "--cv", "3",
+                 "--classifiers", "minimum-distance", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "150 samples, 4 features, 3 classes" in result.stdout
+
+
+def test_a_failing_classifier_is_reported_in_its_row(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    X[:, 2] = 2 * X[:, 0]  # collinear: QDA without regularisation must refuse
+    y = np.repeat([0, 1], 30)
+    X[y == 1] += 5
+    lines = ["a,b,c,target"] + [f"{r[0]},{r[1]},{r[2]},{t}" for r, t in zip(X, y)]
+    (tmp_path / "collinear.csv").write_text("\n".join(lines))
+    result = run("compare", "--data", "collinear.csv", "--cv", "3", "--classifiers",
+                 "qda", "minimum-distance", "--no-scale", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^qda\s+failed", result.stdout, re.MULTILINE)
+    assert "qda: failed: " in result.stdout and "singular" in result.stdout
+    assert float(table(result.stdout)["minimum-distance"]["mean"]) < 0.1
+
+
 def test_unknown_classifier_and_bad_cv():
     result = run("compare", "--classifiers", "nope")
     assert result.returncode == 2 and "unknown classifier(s) nope" in result.stderr
     result = run("compare", "--cv", "1")
     assert result.returncode == 2 and "--cv must be at least 2" in result.stderr
+    result = run("compare", "--seed", "-1")
+    assert result.returncode == 2 and "must be non-negative" in result.stderr
+    result = run("compare", "--plot", "/no/such/dir/x.png")
+    assert result.returncode == 2 and "no such directory" in result.stderr
 
 
 def test_console_script_entry_point_matches_module():

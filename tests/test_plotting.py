@@ -59,3 +59,16 @@ def test_bad_input(fitted):
     with pytest.raises(ValueError, match="fitted classifier"):
         plot_decision_regions(MinimumDistanceClassifier(), X, y)
     plt.close("all")
+
+
+def test_works_for_a_scikit_learn_classifier_with_object_labels():
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X, y = make_gaussian_classes([[0, 0], [5, 0]], 0.5, 20, random_state=1)
+    labels = np.array(["zeta", "alpha"], dtype=object)[y]
+    clf = KNeighborsClassifier(n_neighbors=3).fit(X, labels)
+    fig, ax = plt.subplots()
+    plot_decision_regions(clf, X, labels, ax=ax, resolution=20)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [str(c) for c in
+                                                                   clf.classes_]
+    plt.close(fig)

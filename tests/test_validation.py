@@ -137,3 +137,19 @@ def test_no_warning_on_clean_input():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_X_y(np.ones((3, 2)), [0, 1, 0])
+
+
+def test_more_bad_values():
+    X = np.array([[1.0, np.complex64(1 + 2j)]], dtype=object)
+    with pytest.raises(ValueError, match="Complex data not supported"):
+        check_X(X)
+    with pytest.raises(ValueError, match="too large for float64"):
+        check_X(np.array([[1, 10 ** 400]], dtype=object))
+    with pytest.raises(ValueError, match="empty"):
+        encode_labels(np.array([]))
+
+
+def test_mixed_label_types_refused_not_renamed():
+    with pytest.raises(ValueError, match="cannot be sorted"):
+        encode_labels(check_labels([1, "a", 1, "a"]))
+    assert check_labels(["a", "b"]).dtype.kind == "U"

@@ -8,12 +8,14 @@
 #   SQEUCLIDEAN     sum (a_i - b_i)^2           sqrt(r)   (euclidean)
 #   CITYBLOCK       sum |a_i - b_i|             r
 #   CHEBYSHEV       max |a_i - b_i|             r
-#   MINKOWSKI       sum |a_i - b_i|^p           r^(1/p)
+#   MINKOWSKI       (sum |a_i - b_i|^p)^(1/p)   r         (the largest difference is
+#                                                         factored out when the plain
+#                                                         sum over- or underflows)
 #
 # Comparisons are made on reduced distances; roots are taken once, at the end.
 # The quadratic-form (Mahalanobis) metric needs no kernel of its own: with
 # VI = L L^T (Cholesky), (a - b)^T VI (a - b) = |L^T a - L^T b|^2, so it is the
-# euclidean metric on data mapped once by L^T (done in Python, see _metrics.py).
+# euclidean metric on data mapped once by L^T (done in Python, see metrics.py).
 #
 # All kernels are `noexcept nogil` and allocate nothing.
 

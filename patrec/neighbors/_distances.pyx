@@ -1,9 +1,10 @@
 # Distance kernels (see _distances.pxd for the design) and the array loops built on
 # them.  The loops take typed memoryviews already validated in Python
-# (patrec/neighbors/_metrics.py): C-contiguous, same dtype, matching feature counts,
+# (patrec/neighbors/metrics.py): C-contiguous, same dtype, matching feature counts,
 # a known metric kind and p >= 1.  They release the GIL, so callers may run row
 # ranges in threads.
 
+from libc.float cimport DBL_MAX, DBL_MIN
 from libc.math cimport fabs, pow, sqrt
 
 from patrec._typedefs cimport floating, intp_t
@@ -62,11 +63,25 @@ cdef inline floating chebyshev_dist(const floating* a, const floating* b,
 
 cdef inline floating minkowski_rdist(const floating* a, const floating* b,
                                      intp_t n_features, double p) noexcept nogil:
-    cdef double total = 0
+    # The true distance (sum |a_i - b_i|^p)^(1/p).  When the plain sum over- or
+    # underflows (large p, very large or very small data), it is recomputed as
+    # m * (sum (|a_i - b_i| / m)^p)^(1/p) with m the largest difference: every term
+    # then lies in [0, 1].  Equal sums give equal distances, so exact ties stay ties.
+    cdef double largest = 0, total = 0, diff
     cdef intp_t i
     for i in range(n_features):
-        total += pow(fabs(a[i] - b[i]), p)
-    return <floating> total
+        diff = fabs(<double> a[i] - <double> b[i])
+        total += pow(diff, p)
+        if diff > largest:
+            largest = diff
+    if total >= DBL_MIN and total <= DBL_MAX:
+        return <floating> pow(total, 1.0 / p)
+    if largest == 0:
+        return 0
+    total = 0
+    for i in range(n_features):
+        total += pow(fabs(<double> a[i] - <double> b[i]) / largest, p)
+    return <floating> (largest * pow(total, 1.0 / p))
 
 
 cdef floating rdist(MetricKind kind, double p, const floating* a, const floating* b,
@@ -83,16 +98,12 @@ cdef floating rdist(MetricKind kind, double p, const floating* a, const floating
 cdef double rdist_to_dist(MetricKind kind, double p, double r) noexcept nogil:
     if kind == SQEUCLIDEAN:
         return sqrt(r)
-    if kind == MINKOWSKI:
-        return pow(r, 1.0 / p)
     return r
 
 
 cdef double dist_to_rdist(MetricKind kind, double p, double d) noexcept nogil:
     if kind == SQEUCLIDEAN:
         return d * d
-    if kind == MINKOWSKI:
-        return pow(d, p)
     return d
 
 
@@ -138,7 +149,7 @@ def rdist_to_dist_inplace(int kind, double p, floating[:, ::1] values):
     """Turn reduced distances into true distances, in place."""
     cdef intp_t i, j
     cdef MetricKind metric = <MetricKind> kind
-    if metric == CITYBLOCK or metric == CHEBYSHEV:
+    if metric != SQEUCLIDEAN:
         return
     with nogil:
         for i in range(values.shape[0]):

@@ -20,8 +20,9 @@ The course's quadratic-form distance (x - y)^T Q (x - y) is the square of the
 ``mahalanobis`` entry: it orders neighbours the same way.
 
 Internally every comparison uses a *reduced* distance that needs no root (the squared
-euclidean distance, the p-th power sum for minkowski) and roots are taken once at the
-end.  The quadratic form is computed as a euclidean distance after the linear map
+euclidean distance for the euclidean family) and roots are taken once at the end.  The
+minkowski kernel factors out the largest coordinate difference, so no power overflows
+or underflows whatever ``p`` is.  The quadratic form is computed as a euclidean distance after the linear map
 x -> x L, where Q = L L^T is the Cholesky factorisation, so all kernels are the four
 coordinate-wise ones in ``_distances.pyx``.
 """
@@ -106,6 +107,20 @@ class Metric:
             _distances.rdist_to_dist_inplace(self.kind, self.p, reduced)
         return reduced
 
+    def check_finite(self, reduced):
+        """Raise a clear error when reduced distances overflowed to infinity.
+
+        The inputs are finite, so an infinite distance means the data are so large that
+        their squared (or summed) differences exceed the floating-point range.
+        """
+        if not np.isfinite(reduced).all():
+            raise ValueError(
+                f"The {self.name} distances overflow the range of {reduced.dtype}: the "
+                "data values are too large. Rescale the data (for example standardize "
+                "the features) first."
+            )
+        return reduced
+
     def reduced(self, X, Y, n_jobs=None):
         """Reduced distances between the rows of prepared ``X`` and ``Y``."""
         out = np.empty((X.shape[0], Y.shape[0]), dtype=X.dtype)
@@ -135,7 +150,12 @@ def _cholesky_factor(VI, n_features):
             "metric='mahalanobis' needs metric_params={'VI': Q} with Q the symmetric "
             "positive-definite matrix of the quadratic form (x - y)^T Q (x - y)."
         )
-    Q = np.array(VI, dtype=np.float64)
+    if np.iscomplexobj(VI):
+        raise ValueError("VI must be a real matrix, got complex values.")
+    try:
+        Q = np.array(VI, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"VI must be a matrix of real numbers: {exc}") from None
     if Q.ndim != 2 or Q.shape[0] != Q.shape[1]:
         raise ValueError(f"VI must be a square matrix, got shape {Q.shape}.")
     if n_features is not None and Q.shape[0] != n_features:
@@ -202,4 +222,5 @@ def pairwise_distances(X, Y=None, metric="euclidean", *, p=2, metric_params=None
     if X.dtype != Y.dtype:
         X, Y = X.astype(np.float64), Y.astype(np.float64)
     spec = Metric(metric, p, metric_params, n_features=X.shape[1])
-    return spec.finish(spec.reduced(spec.prepare(X), spec.prepare(Y), n_jobs))
+    reduced = spec.check_finite(spec.reduced(spec.prepare(X), spec.prepare(Y), n_jobs))
+    return spec.finish(reduced)

@@ -18,7 +18,7 @@ from scipy.cluster.vq import kmeans2
 
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_random_state, check_scalar
-from .._parallel import run_row_ranges
+from .._parallel import effective_n_jobs, run_row_ranges
 from ..neighbors import _distances
 from ..neighbors.metrics import Metric
 
@@ -100,6 +100,7 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
 
     def _fit(self, X, codes):
         self._metric = Metric(self.metric, self.p, self.metric_params, X.shape[1])
+        effective_n_jobs(self.n_jobs)
         counts = self._prototype_counts(codes)
         rng = check_random_state(self.random_state)
         mapped = self._metric.prepare(X)
@@ -136,17 +137,18 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
     def _reduced_class_distances(self, X):
         """Reduced distance from each sample to the nearest prototype of each class."""
         X = self._validate_X(X)
+        dtype = np.result_type(X.dtype, self.prototypes_.dtype)
         metric = self._metric
-        queries = metric.prepare(X)
-        prototypes = metric.prepare(self.prototypes_.astype(X.dtype, copy=False))
-        out = np.empty((X.shape[0], len(self.classes_)), dtype=X.dtype)
+        queries = metric.prepare(X.astype(dtype, copy=False))
+        prototypes = metric.prepare(self.prototypes_.astype(dtype, copy=False))
+        out = np.empty((X.shape[0], len(self.classes_)), dtype=dtype)
 
         def rows(start, stop):
             _distances.group_min_rdist(metric.kind, metric.p, queries[start:stop],
                                        prototypes, self._group_starts, out[start:stop])
 
         run_row_ranges(rows, X.shape[0], self.n_jobs)
-        return out
+        return metric.check_finite(out)
 
     def decision_function(self, X):
         """Minus the distance to each class's nearest prototype.
@@ -188,8 +190,9 @@ def _subclass_means(members, mapped, count, rng):
     if count == 1:
         return members.mean(axis=0, keepdims=True, dtype=np.float64)
     with warnings.catch_warnings():
-        # kmeans2 warns when a cluster ends empty; such a cluster gets a sample below.
-        warnings.simplefilter("ignore", UserWarning)
+        # kmeans2 warns when a cluster ends empty (and, with fewer distinct points
+        # than clusters, while seeding); an empty cluster gets a sample below.
+        warnings.simplefilter("ignore")
         _, assignment = kmeans2(mapped.astype(np.float64), count, minit="++", seed=rng)
     means = np.empty((count, members.shape[1]), dtype=np.float64)
     for cluster in range(count):

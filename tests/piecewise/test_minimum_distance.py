@@ -119,3 +119,30 @@ def test_bad_parameters(params, error, message):
     clf = MinimumDistanceClassifier(**params)
     with pytest.raises(error, match=message):
         clf.fit(X, y).predict(X)
+
+
+def test_huge_values_give_a_clear_error_not_wrong_answers():
+    X, y = data(9)
+    clf = MinimumDistanceClassifier().fit(X * 1e160, y)
+    with pytest.raises(ValueError, match="overflow.*Rescale"):
+        clf.predict(X * 1e160)
+    # the Minkowski kernel factors out the largest difference: any p, any scale
+    big_p = MinimumDistanceClassifier(metric="minkowski", p=1000).fit(X * 100, y)
+    assert big_p.score(X * 100, y) == MinimumDistanceClassifier(
+        metric="chebyshev").fit(X * 100, y).score(X * 100, y)
+
+
+def test_minkowski_infinite_p_is_chebyshev():
+    X, y = data(10)
+    a = MinimumDistanceClassifier(metric="minkowski", p=np.inf).fit(X, y)
+    b = MinimumDistanceClassifier(metric="chebyshev").fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+def test_float32_queries_on_a_float64_model_computed_in_float64():
+    X, y = data(11)
+    clf = MinimumDistanceClassifier().fit(X, y)
+    scores = clf.decision_function(X.astype(np.float32))
+    assert scores.dtype == np.float64
+    np.testing.assert_allclose(scores, clf.decision_function(X.astype(np.float32)
+                                                             .astype(np.float64)))

@@ -116,7 +116,7 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef intp_t q0, q1, t0, t1, i, j, f, bq, bt, row
     cdef double eps = FLT_EPSILON / 2 if floating is float else DBL_EPSILON / 2
     cdef floating keep = <floating> (1.0 - 8.0 * (n_features + 8) * eps)
-    cdef floating limit, value, d
+    cdef floating limit, d
     cdef floating* query_block = NULL
     cdef floating* query_sqnorms = NULL
     cdef floating* dots = NULL

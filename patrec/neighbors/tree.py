@@ -144,9 +144,12 @@ class BranchBoundTree(NeighborIndex):
             sample = points[rng.choice(len(points), _KMEANS_SAMPLE, replace=False)]
         else:
             sample = points
+        # No more clusters than needed to bring the pieces down to leaf_size:
+        # a node just above leaf_size is halved, not cut into tiny leaves.
+        n_clusters = min(self.branching, -(-len(points) // self.leaf_size))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # empty clusters are simply dropped
-            centroids, _ = kmeans2(sample, self.branching, iter=_KMEANS_ITER,
+            centroids, _ = kmeans2(sample, max(n_clusters, 2), iter=_KMEANS_ITER,
                                    minit="++", rng=rng, check_finite=False)
         labels, _ = vq(points, centroids, check_finite=False)
         if len(np.unique(labels)) >= 2:

@@ -5,7 +5,7 @@
 # ranges in threads.
 
 from libc.float cimport DBL_MAX, DBL_MIN
-from libc.math cimport fabs, pow, sqrt
+from libc.math cimport INFINITY, fabs, pow, sqrt
 
 from patrec._typedefs cimport floating, intp_t
 
@@ -122,27 +122,71 @@ def pairwise_rdist(int kind, double p, const floating[:, ::1] X,
         _rdist_rows(<MetricKind> kind, p, X, Y, out)
 
 
-def group_min_rdist(int kind, double p, const floating[:, ::1] X,
-                    const floating[:, ::1] Y, const intp_t[::1] group_starts,
-                    floating[:, ::1] out):
-    """``out[i, g]``: the smallest reduced distance from ``X[i]`` to a row of group g.
+cdef inline void _sqeuclidean_4(const floating* x, const floating* y, intp_t n_features,
+                                floating* out) noexcept nogil:
+    # Squared distances from x to the four consecutive rows y[0..3]: x[i] is loaded
+    # once for four rows and the four sums are independent chains.
+    cdef const floating* y1 = y + n_features
+    cdef const floating* y2 = y1 + n_features
+    cdef const floating* y3 = y2 + n_features
+    cdef floating s0 = 0, s1 = 0, s2 = 0, s3 = 0, v, d
+    cdef intp_t i
+    for i in range(n_features):
+        v = x[i]
+        d = v - y[i]
+        s0 += d * d
+        d = v - y1[i]
+        s1 += d * d
+        d = v - y2[i]
+        s2 += d * d
+        d = v - y3[i]
+        s3 += d * d
+    out[0] = s0
+    out[1] = s1
+    out[2] = s2
+    out[3] = s3
 
-    The rows of ``Y`` are grouped consecutively: group g is
-    ``Y[group_starts[g]:group_starts[g + 1]]`` (``group_starts`` has one entry more
-    than there are groups, and every group is non-empty).
+
+def group_min_rdist(int kind, double p, const floating[:, ::1] X,
+                    const floating[:, ::1] Y, const intp_t[::1] group_of,
+                    floating[:, ::1] out, intp_t[::1] nearest):
+    """Per group, the smallest reduced distance from each row of ``X`` to its rows of ``Y``.
+
+    ``group_of[j]`` is the group (column of ``out``) of ``Y[j]``; every group has at
+    least one row.  Fills ``out[i, g]`` and ``nearest[i]``, the group of the smallest
+    value in row i (the lowest such group on ties).
     """
-    cdef intp_t i, g, j, n_features = X.shape[1]
-    cdef floating best, value
+    cdef intp_t i, j, t, g, best_group, n_features = X.shape[1], n_rows = Y.shape[0]
+    cdef intp_t n_groups = out.shape[1]
+    cdef floating value, best
+    cdef floating block[4]
     cdef MetricKind metric = <MetricKind> kind
     with nogil:
         for i in range(X.shape[0]):
-            for g in range(out.shape[1]):
-                best = rdist(metric, p, &X[i, 0], &Y[group_starts[g], 0], n_features)
-                for j in range(group_starts[g] + 1, group_starts[g + 1]):
-                    value = rdist(metric, p, &X[i, 0], &Y[j, 0], n_features)
-                    if value < best:
-                        best = value
-                out[i, g] = best
+            for g in range(n_groups):
+                out[i, g] = INFINITY
+            j = 0
+            if metric == SQEUCLIDEAN:
+                while j + 4 <= n_rows:
+                    _sqeuclidean_4(&X[i, 0], &Y[j, 0], n_features, block)
+                    for t in range(4):
+                        g = group_of[j + t]
+                        if block[t] < out[i, g]:
+                            out[i, g] = block[t]
+                    j += 4
+            while j < n_rows:
+                value = rdist(metric, p, &X[i, 0], &Y[j, 0], n_features)
+                g = group_of[j]
+                if value < out[i, g]:
+                    out[i, g] = value
+                j += 1
+            best_group = 0
+            best = out[i, 0]
+            for g in range(1, n_groups):
+                if out[i, g] < best:
+                    best = out[i, g]
+                    best_group = g
+            nearest[i] = best_group
 
 
 def rdist_to_dist_inplace(int kind, double p, floating[:, ::1] values):

@@ -109,9 +109,8 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
             members = X[codes == code]
             prototypes.append(_subclass_means(members, mapped[codes == code], count, rng))
         self.prototypes_ = np.concatenate(prototypes).astype(X.dtype, copy=False)
-        self._prototype_codes = np.repeat(np.arange(len(counts)), counts)
+        self._prototype_codes = np.repeat(np.arange(len(counts), dtype=np.intp), counts)
         self.prototype_labels_ = self.classes_[self._prototype_codes]
-        self._group_starts = np.concatenate(([0], np.cumsum(counts))).astype(np.intp)
 
     def _prototype_counts(self, codes):
         sizes = np.bincount(codes, minlength=len(self.classes_))
@@ -134,21 +133,28 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
                 )
         return np.asarray(requested, dtype=np.intp)
 
-    def _reduced_class_distances(self, X):
-        """Reduced distance from each sample to the nearest prototype of each class."""
+    def _nearest_prototypes(self, X):
+        """Per class, the reduced distance to its nearest prototype; and the nearest class.
+
+        Returns ``(reduced, nearest)``: ``reduced[i, c]`` is the smallest reduced
+        distance from ``X[i]`` to a prototype of class ``c`` and ``nearest[i]`` the
+        class code with the smallest one (the lowest code on ties).
+        """
         X = self._validate_X(X)
         dtype = np.result_type(X.dtype, self.prototypes_.dtype)
         metric = self._metric
         queries = metric.prepare(X.astype(dtype, copy=False))
         prototypes = metric.prepare(self.prototypes_.astype(dtype, copy=False))
-        out = np.empty((X.shape[0], len(self.classes_)), dtype=dtype)
+        reduced = np.empty((X.shape[0], len(self.classes_)), dtype=dtype)
+        nearest = np.empty(X.shape[0], dtype=np.intp)
 
         def rows(start, stop):
             _distances.group_min_rdist(metric.kind, metric.p, queries[start:stop],
-                                       prototypes, self._group_starts, out[start:stop])
+                                       prototypes, self._prototype_codes,
+                                       reduced[start:stop], nearest[start:stop])
 
         run_row_ranges(rows, X.shape[0], self.n_jobs)
-        return metric.check_finite(out)
+        return reduced, nearest
 
     def decision_function(self, X):
         """Minus the distance to each class's nearest prototype.
@@ -164,8 +170,8 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
             score of the second class minus that of the first, ``g_1(x) - g_2(x)``:
             positive means ``classes_[1]``.
         """
-        reduced = self._reduced_class_distances(X)
-        scores = -self._metric.finish(reduced)
+        reduced, _ = self._nearest_prototypes(X)
+        scores = -self._metric.finish(self._metric.check_finite(reduced))
         if scores.shape[1] == 2:
             return scores[:, 1] - scores[:, 0]
         return scores
@@ -181,8 +187,9 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
         -------
         y : ndarray of shape (n_samples,)
         """
-        reduced = self._reduced_class_distances(X)
-        return self.classes_[np.argmin(reduced, axis=1)]
+        reduced, nearest = self._nearest_prototypes(X)
+        self._metric.check_finite(reduced[np.arange(len(nearest)), nearest])
+        return self.classes_[nearest]
 
 
 def _subclass_means(members, mapped, count, rng):

@@ -28,17 +28,21 @@ WEIGHTS = ("uniform", "distance")
 _CHUNK_ROWS = 16384
 
 
-def choose_algorithm(n_samples, n_features, metric):
+def choose_algorithm(n_samples, n_features, metric, p=2):
     """The search method ``algorithm="auto"`` picks for a training set.
 
     The branch-and-bound tree wins when its rules prune most of the samples: in low
     dimension with many samples.  In higher dimension almost nothing is pruned and
-    brute force (with the GEMM path for euclidean distances) is faster.  The
-    thresholds come from ``benchmarks/bench_neighbors.py``.
+    brute force (with the GEMM path for euclidean distances) is faster.  The rule,
+    from ``benchmarks/bench_neighbors.py``: brute force below 2048 training samples
+    (building the tree would not pay off); otherwise the tree up to 10 features for
+    the euclidean-type metrics, whose brute force runs on GEMM, and up to 16 for the
+    others; brute force beyond.
     """
     if n_samples < 2048:
         return "brute"
-    euclidean = metric in ("euclidean", "sqeuclidean", "mahalanobis")
+    euclidean = (metric in ("euclidean", "sqeuclidean", "mahalanobis")
+                 or (metric == "minkowski" and p == 2))
     return "bnb" if n_features <= (10 if euclidean else 16) else "brute"
 
 
@@ -151,7 +155,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
                 )
         algorithm = self.algorithm
         if algorithm == "auto":
-            algorithm = choose_algorithm(X.shape[0], X.shape[1], self.metric)
+            algorithm = choose_algorithm(X.shape[0], X.shape[1], self.metric, self.p)
         if algorithm == "bnb":
             self._index = BranchBoundTree(X, self.metric, self.p, self.metric_params,
                                           random_state=0)

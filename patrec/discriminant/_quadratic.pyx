@@ -24,9 +24,10 @@
 # transpose (upper), so BLAS is called with uplo='U', transa='T'.  Every call touches
 # contiguous memory.
 #
-# The caller (patrec.discriminant.quadratic.QDA) has validated everything: X, means and
-# factors share one dtype (float32 -> strmm, float64 -> dtrmm), are C-contiguous and
-# finite, and `out` has shape (n_samples, n_classes).
+# The caller (patrec.discriminant.quadratic.QDA) has validated the values: X, means
+# and factors share one dtype (float32 -> strmm, float64 -> dtrmm), are C-contiguous
+# and finite.  The shapes are checked here once per call, before any loop runs, since
+# the loops are compiled without bounds checks.
 # The buffer is allocated once per call; the loops run without the GIL and allocate
 # nothing per sample.  The sums of squares are accumulated in double precision.
 
@@ -90,7 +91,7 @@ def mahalanobis_squared(const floating[:, ::1] X,
         never read).
     out : ndarray of shape (n_samples, n_classes), float64
     block : int, default=256
-        Samples per triangular solve.
+        Samples per triangular multiply.
     """
     cdef intp_t n_samples = X.shape[0]
     cdef intp_t n_classes = means.shape[0]
@@ -100,6 +101,16 @@ def mahalanobis_squared(const floating[:, ::1] X,
     cdef floating *column
     cdef const floating *row
     cdef const floating *mean
+    if (means.shape[1] != X.shape[1]
+            or inverse_factors.shape[0] != n_classes
+            or inverse_factors.shape[1] != X.shape[1]
+            or inverse_factors.shape[2] != X.shape[1]
+            or out.shape[0] != n_samples or out.shape[1] != n_classes):
+        raise ValueError(
+            "mahalanobis_squared: X (n, d), means (c, d), inverse_factors (c, d, d) "
+            "and out (n, c) have inconsistent shapes.")
+    if block < 1:
+        raise ValueError(f"block must be at least 1, got {block}.")
     if n_samples == 0:
         return
     if block > n_samples:

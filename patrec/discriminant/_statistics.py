@@ -16,7 +16,8 @@ __all__ = [
     "shrink",
     "ledoit_wolf_covariance",
     "cholesky_or_none",
-    "log_softmax",
+    "check_deviations",
+    "scoring_dtype",
 ]
 
 # A covariance counts as singular when, for some feature j, the part of its variance
@@ -189,7 +190,37 @@ def cholesky_or_none(covariance):
     return factor, None
 
 
-def log_softmax(scores):
-    """``log(exp(s_i) / sum_j exp(s_j))`` per row, with the maximum subtracted first."""
-    shifted = scores - scores.max(axis=1, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+def check_deviations(deviations):
+    """Refuse within-class deviations whose squares leave the float64 range.
+
+    A scatter matrix sums ``n`` squares; it stays finite and meaningful when every
+    deviation ``|x - m_k|`` lies between ``sqrt(tiny)`` and ``sqrt(max / n)``.  Beyond
+    that (features around 1e150 or 1e-155) the covariance would overflow to infinity or
+    underflow to zero, so the data must be rescaled first.  An infinite or NaN
+    deviation (from a class mean that overflowed) is refused as well.
+    """
+    largest = max(np.max(deviations), -np.min(deviations))
+    too_large = not largest <= np.sqrt(np.finfo(np.float64).max / deviations.shape[0])
+    too_small = 0.0 < largest < np.sqrt(np.finfo(np.float64).tiny)
+    if too_large or too_small:
+        size = "large" if too_large else "small"
+        raise ValueError(
+            f"The features of X are too {size} for a covariance estimate in float64: "
+            f"the samples differ from their class means by up to {largest:.3g}, whose "
+            "squares leave the floating-point range. Rescale the features (for "
+            "example divide each by its standard deviation)."
+        )
+
+
+def scoring_dtype(dtype, *parameters):
+    """The dtype to score data of ``dtype`` in: its own when the fitted parameters
+    fit in it, else float64.
+
+    float32 data is scored in float32, but a parameter beyond the float32 range
+    (the inverse standard deviations of features around 1e-38, float32's smallest
+    normal numbers) would become infinite there.
+    """
+    limit = np.finfo(dtype).max
+    if all(np.max(np.abs(values)) < limit for values in parameters):
+        return dtype
+    return np.dtype(np.float64)

@@ -28,12 +28,14 @@ from scipy import linalg
 
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_option, check_scalar
+from ._bayes_rule import BayesRuleMixin
 from ._statistics import (
+    check_deviations,
     check_priors,
     cholesky_or_none,
     class_means,
     ledoit_wolf_covariance,
-    log_softmax,
+    scoring_dtype,
     shrink,
 )
 
@@ -46,7 +48,7 @@ __all__ = ["FisherLDA"]
 _WELL_CONDITIONED = 1e-6
 
 
-class FisherLDA(ClassifierMixin, BaseEstimator):
+class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
     """Multiclass Fisher linear discriminant: projection and Gaussian classifier.
 
     ``transform`` projects onto the at most c - 1 directions that solve Fisher's
@@ -104,7 +106,8 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
     n_components_ : int
         Number of columns ``transform`` returns.
     coef_ : ndarray of shape (n_classes, n_features) or (1, n_features)
-        Weights of the linear discriminants g_k (for two classes, one row: g_1 - g_0).
+        Weights of the linear discriminants ``g_k(x) = coef_[k] @ x + intercept_[k]``
+        (for two classes, one row: g_1 - g_0).
     intercept_ : ndarray of shape (n_classes,) or (1,)
         Their constant terms.
     n_features_in_ : int
@@ -126,7 +129,12 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
     scikit-learn's ``LinearDiscriminantAnalysis``.  With other priors scikit-learn's
     ``"eigen"`` solver weights the class covariances by the priors; here (and in
     scikit-learn's ``"svd"`` solver) the covariance estimate never depends on the
-    priors.
+    priors.  For more than two classes both solvers take the discriminants relative
+    to the prior-weighted mean of the class means c, as scikit-learn's ``"svd"``
+    solver does: ``coef_[k] = Sigma^{-1} (m_k - c)``.  scikit-learn's ``"eigen"``
+    solver uses ``Sigma^{-1} m_k``; the two differ by the same row for every class, so
+    predictions and probabilities are the same.  Scoring ``x - c`` keeps
+    ``decision_function`` accurate when the features sit far from zero.
 
     The ``"svd"`` solver standardises the within-class deviations, whitens them with
     their singular value decomposition (rank decided by ``tol``) and then takes the
@@ -166,13 +174,13 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
     def _fit(self, X, codes):
         solver = check_option(self.solver, "solver", ("eigen", "svd"))
         shrinkage = self._check_shrinkage(solver)
-        check_scalar(self.tol, "tol", numbers.Real, low=0)
+        check_scalar(self.tol, "tol", numbers.Real, low=0, low_open=True)
         n_samples, n_features = X.shape
         n_classes = self.classes_.shape[0]
         if n_samples <= n_classes:
             raise ValueError(
-                f"FisherLDA needs more samples than classes to estimate the within-class "
-                f"scatter; got {n_samples} samples for {n_classes} classes."
+                "FisherLDA needs more samples than classes to estimate the "
+                f"within-class scatter; got {n_samples} samples for {n_classes} classes."
             )
         max_components = min(n_classes - 1, n_features)
         if self.n_components is not None:
@@ -185,21 +193,39 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
         # the within-class deviations x - m_k, one row per sample
         deviations = means[codes]
         np.subtract(X, deviations, out=deviations)
+        check_deviations(deviations)
         if solver == "eigen":
-            center = np.zeros(n_features)
             ratios = self._solve_eigen(deviations, codes, counts, shrinkage)
         else:
-            center = self.xbar_ = self.priors_ @ means
+            self.xbar_ = self.priors_ @ means
             ratios = self._solve_svd(deviations)
         wanted = max_components if self.n_components is None else self.n_components
         self.explained_variance_ratio_ = ratios[:wanted]
         self.n_components_ = min(wanted, self.scalings_.shape[1])
-        coef, intercept = _linear_discriminants(means, center, self.scalings_,
-                                                self.priors_)
-        if n_classes == 2:  # one function: g_1 - g_0
-            coef = coef[1:] - coef[:1]
-            intercept = intercept[1:] - intercept[:1]
-        self.coef_, self.intercept_ = coef, intercept
+        self._set_discriminants()
+
+    def _set_discriminants(self):
+        """The linear discriminants g_k, kept relative to the centre c of the data.
+
+        ``g_k(x) = w_k^T (x - c) + b_k`` with ``w_k = Sigma^{-1} (m_k - c)`` and
+        ``b_k = -1/2 (m_k - c)^T Sigma^{-1} (m_k - c) + log P(omega_k)`` equals the
+        g_k of the module docstring up to a term shared by all classes.  Scoring
+        ``x - c`` instead of ``x`` keeps the numbers small when the features sit far
+        from zero (an offset of 1e8, or 1e4 in float32), where ``coef_ @ x +
+        intercept_`` would cancel away every digit.
+        """
+        centre = self.priors_ @ self.means_
+        # Sigma^{-1} = scalings_ @ scalings_.T on the directions kept
+        projected = (self.means_ - centre) @ self.scalings_
+        weights = projected @ self.scalings_.T
+        offsets = -0.5 * np.sum(projected**2, axis=1) + np.log(self.priors_)
+        self._centre = centre
+        self._class_weights, self._class_offsets = weights, offsets
+        if weights.shape[0] == 2:  # one function: g_1 - g_0
+            weights = weights[1:] - weights[:1]
+            offsets = offsets[1:] - offsets[:1]
+        self.coef_ = weights
+        self.intercept_ = offsets - weights @ centre
 
     def _check_shrinkage(self, solver):
         shrinkage = self.shrinkage
@@ -221,7 +247,8 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
             covariance = np.zeros((n_features, n_features))
             for k, count in enumerate(counts):
                 class_deviations = deviations[codes == k]
-                covariance += count / n_samples * ledoit_wolf_covariance(class_deviations)
+                weight = count / n_samples
+                covariance += weight * ledoit_wolf_covariance(class_deviations)
         else:
             covariance = deviations.T @ deviations / n_samples  # S_w / n
             if shrinkage is not None:
@@ -233,8 +260,8 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
                 "S_b w = lambda S_w w has no unique solution: the feature at index "
                 f"{feature} is constant within the classes or a linear combination of "
                 "other features (this is always so when n_samples - n_classes < "
-                "n_features). Use solver='svd', or solver='eigen' with shrinkage='auto' "
-                "or a shrinkage in (0, 1]."
+                "n_features). Use solver='svd', or solver='eigen' with "
+                "shrinkage='auto' or a shrinkage in (0, 1]."
             )
         centred_means = self.means_ - self.priors_ @ self.means_
         between = (centred_means.T * self.priors_) @ centred_means  # S_b / n
@@ -255,8 +282,10 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
         rank = int(np.sum(singular_values > self.tol))
         if rank == 0:
             raise ValueError(
-                "FisherLDA found no within-class variation: every training sample "
-                f"equals its class mean (up to tol={self.tol})."
+                "FisherLDA found no within-class variation: no singular value of the "
+                f"standardised within-class data exceeds tol={self.tol}. Either every "
+                "sample equals its class mean, or tol is too large (those singular "
+                "values are at most sqrt(n_features))."
             )
         # whitening: whitening.T @ (S_w / n) @ whitening is the identity
         whitening = (directions[:rank] / scale).T / singular_values[:rank]
@@ -281,9 +310,11 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
             first ``n_components_`` columns.
         """
         X = self._validate_X(X)
-        scalings = self.scalings_[:, : self.n_components_].astype(X.dtype)
+        scalings = self.scalings_[:, : self.n_components_]
+        dtype = scoring_dtype(X.dtype, scalings)
+        X, scalings = X.astype(dtype, copy=False), scalings.astype(dtype)
         if hasattr(self, "xbar_"):  # fitted with solver="svd"
-            return (X - self.xbar_.astype(X.dtype)) @ scalings
+            return (X - self.xbar_.astype(dtype)) @ scalings
         return X @ scalings
 
     def fit_transform(self, X, y):
@@ -291,7 +322,7 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
         return self.fit(X, y).transform(X)
 
     def get_feature_names_out(self, input_features=None):
-        """Names of the ``transform`` columns: ``"fisherlda0"``, ``"fisherlda1"``, ..."""
+        """Names of the ``transform`` columns: ``"fisherlda0"``, ``"fisherlda1"``..."""
         self._check_is_fitted()
         return np.asarray([f"fisherlda{i}" for i in range(self.n_components_)],
                           dtype=object)
@@ -303,51 +334,12 @@ class FisherLDA(ClassifierMixin, BaseEstimator):
         tags.transformer_tags = TransformerTags(preserves_dtype=["float64", "float32"])
         return tags
 
-    def decision_function(self, X):
-        """The linear discriminants ``g_k(x) = coef_[k] @ x + intercept_[k]``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples, n_classes), or (n_samples,) for two
-            classes where it is ``g_1 - g_0`` (positive means ``classes_[1]``).
-            ``g_k`` differs from ``log P(omega_k | x)`` by a term that is the same
-            for every class.
-        """
-        X = self._validate_X(X)
-        scores = X @ self.coef_.T.astype(X.dtype) + self.intercept_
-        return scores.ravel() if scores.shape[1] == 1 else scores
-
     def _class_scores(self, X):
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return np.column_stack([np.zeros_like(scores), scores])
-        return scores
-
-    def predict(self, X):
-        """The class with the largest discriminant for each row of ``X``."""
-        return self._labels_from_scores(self._class_scores(X))
-
-    def predict_log_proba(self, X):
-        """Log posteriors ``log P(omega_k | x)``, shape (n_samples, n_classes)."""
-        return log_softmax(self._class_scores(X))
-
-    def predict_proba(self, X):
-        """Posterior probabilities ``P(omega_k | x)``, shape (n_samples, n_classes)."""
-        return np.exp(self.predict_log_proba(X))
-
-
-def _linear_discriminants(means, center, scalings, priors):
-    """Weights and constants of ``g_k(x) = (m_k - c)^T A (x - c) - 1/2 (m_k - c)^T A
-    (m_k - c) + log P(omega_k)`` with ``A = scalings @ scalings.T`` (the inverse of the
-    shared covariance, restricted to the directions kept) and centre c."""
-    projected = (means - center) @ scalings
-    coef = projected @ scalings.T
-    intercept = -0.5 * np.sum(projected**2, axis=1) + np.log(priors) - coef @ center
-    return coef, intercept
+        """``g_k(x)`` for every sample and class, shape (n_samples, n_classes)."""
+        X = self._validate_X(X)
+        dtype = scoring_dtype(X.dtype, self._class_weights)
+        centred = X.astype(dtype, copy=False) - self._centre.astype(dtype)
+        return centred @ self._class_weights.T.astype(dtype) + self._class_offsets
 
 
 def _ratios(values):

@@ -8,7 +8,8 @@ Sigma_i, estimated from the class's N_i samples,
 
 and a sample goes to the class with the largest
 
-    g_i(x) = -1/2 (x - m_i)^T Sigma_i^{-1} (x - m_i) - 1/2 log|Sigma_i| + log P(omega_i),
+    g_i(x) = -1/2 (x - m_i)^T Sigma_i^{-1} (x - m_i) - 1/2 log|Sigma_i|
+             + log P(omega_i),
 
 the logarithm of ``P(omega_i) p(x | omega_i)`` without the constant ``-d/2 log(2 pi)``.
 The boundaries g_i = g_j are quadratic surfaces.
@@ -25,13 +26,20 @@ from scipy import linalg
 
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_scalar
+from ._bayes_rule import BayesRuleMixin
 from ._quadratic import mahalanobis_squared
-from ._statistics import check_priors, cholesky_or_none, group_by_class, log_softmax
+from ._statistics import (
+    check_deviations,
+    check_priors,
+    cholesky_or_none,
+    group_by_class,
+    scoring_dtype,
+)
 
 __all__ = ["QDA"]
 
 
-class QDA(ClassifierMixin, BaseEstimator):
+class QDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
     """Quadratic discriminant analysis: one Gaussian per class, Bayes' rule.
 
     Parameters
@@ -110,109 +118,85 @@ class QDA(ClassifierMixin, BaseEstimator):
         reg_param = check_scalar(self.reg_param, "reg_param", numbers.Real, low=0,
                                  high=1)
         if not isinstance(self.store_covariance, (bool, np.bool_)):
-            raise TypeError(
-                f"store_covariance must be True or False, got {self.store_covariance!r}."
-            )
+            raise TypeError("store_covariance must be True or False, got "
+                            f"{self.store_covariance!r}.")
         n_features = X.shape[1]
         n_classes = self.classes_.shape[0]
-        counts = np.bincount(codes, minlength=n_classes).astype(np.float64)
+        counts = np.bincount(codes, minlength=n_classes)
         for label, count in zip(self.classes_, counts):
             if count < 2:
                 raise ValueError(
-                    f"Class {_label_text(label)} has only {int(count)} sample: QDA "
-                    "estimates a covariance matrix for every class and needs at least 2 samples "
-                    "per class. Add samples of this class, drop it, or use FisherLDA "
+                    f"Class {_label_text(label)} has only {count} sample: QDA "
+                    "estimates a covariance matrix for every class and needs at least "
+                    "2 samples per class. Add samples of this class, drop it, or use FisherLDA "
                     "(one covariance shared by all classes)."
                 )
-        self.priors_ = check_priors(self.priors, counts)
+        self.priors_ = check_priors(self.priors, counts.astype(np.float64))
 
         X_sorted, rows = group_by_class(X, codes, n_classes)
         means = np.empty((n_classes, n_features))
         covariances = np.empty((n_classes, n_features, n_features))
-        precision_factors = np.zeros((n_classes, n_features, n_features))
+        precision_factors = np.empty((n_classes, n_features, n_features))
         log_determinants = np.empty(n_classes)
-        identity = np.eye(n_features)
         for k, label in enumerate(self.classes_):
-            deviations = X_sorted[rows[k]]  # a view: centred in place below
-            means[k] = deviations.mean(axis=0)
-            deviations -= means[k]
-            covariance = deviations.T @ deviations / (deviations.shape[0] - 1)
-            if reg_param > 0:
-                covariance = (1.0 - reg_param) * covariance + reg_param * identity
-            factor, feature = cholesky_or_none(covariance)
+            means[k], covariances[k] = _class_covariance(X_sorted[rows[k]], reg_param)
+            factor, feature = cholesky_or_none(covariances[k])
             if factor is None:
-                raise ValueError(self._singular_message(
-                    label, feature, deviations.shape[0], n_features, reg_param))
-            covariances[k] = covariance
-            precision_factors[k] = linalg.solve_triangular(factor, identity, lower=True)
+                raise ValueError(_singular_message(label, feature, counts[k],
+                                                   n_features, reg_param))
+            precision_factors[k] = linalg.solve_triangular(factor, np.eye(n_features),
+                                                           lower=True)
             log_determinants[k] = 2.0 * np.sum(np.log(np.diag(factor)))
-
         self.means_ = means
         self.precision_factors_ = precision_factors
         self.log_determinants_ = log_determinants
         if self.store_covariance:
             self.covariance_ = covariances
 
-    @staticmethod
-    def _singular_message(label, feature, n_samples, n_features, reg_param):
-        reason = (
-            f" (it has {n_samples} samples for {n_features} features, so its covariance "
-            "cannot have full rank)"
-            if n_samples <= n_features
-            else f": the feature at index {feature} is constant in this class or a "
-            "linear combination of other features"
-        )
-        remedy = (
-            "Increase reg_param" if reg_param > 0
-            else "Set reg_param > 0 (for example reg_param=0.01)"
-        )
-        return (
-            f"The covariance matrix of class {_label_text(label)} is singular{reason}. "
-            f"{remedy}: "
-            "each class covariance becomes (1 - reg_param) * Sigma + reg_param * I. "
-            "FisherLDA, which pools the classes, is another option."
-        )
-
     def _class_scores(self, X):
         """``g_i(x)`` for every sample and class, shape (n_samples, n_classes)."""
         X = self._validate_X(X)
+        dtype = scoring_dtype(X.dtype, self.precision_factors_)
         distances = np.empty((X.shape[0], self.classes_.shape[0]))
-        mahalanobis_squared(X, self.means_.astype(X.dtype),
-                            self.precision_factors_.astype(X.dtype), distances)
+        mahalanobis_squared(X.astype(dtype, copy=False), self.means_.astype(dtype),
+                            self.precision_factors_.astype(dtype), distances)
         return -0.5 * (distances + self.log_determinants_) + np.log(self.priors_)
 
-    def decision_function(self, X):
-        """The quadratic discriminants g_i(x).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
+def _class_covariance(samples, reg_param):
+    """Mean and regularised covariance ``(1 - r) Sigma + r I`` of one class.
 
-        Returns
-        -------
-        scores : ndarray of shape (n_samples, n_classes), or (n_samples,) for two
-            classes where it is ``g_1 - g_0``, the log-odds of ``classes_[1]``.
-        """
-        scores = self._class_scores(X)
-        if scores.shape[1] == 2:
-            return scores[:, 1] - scores[:, 0]
-        return scores
+    ``samples`` is a float64 array the caller no longer needs: it is centred in place.
+    Sigma is normalised by N_i - 1 as in the course.
+    """
+    mean = samples.mean(axis=0)
+    samples -= mean
+    check_deviations(samples)
+    covariance = samples.T @ samples / (samples.shape[0] - 1)
+    if reg_param > 0:
+        covariance *= 1.0 - reg_param
+        covariance.flat[:: covariance.shape[0] + 1] += reg_param
+    return mean, covariance
 
-    def predict(self, X):
-        """The class with the largest g_i(x) for each row of ``X``."""
-        return self._labels_from_scores(self._class_scores(X))
 
-    def predict_log_proba(self, X):
-        """Log posteriors ``log P(omega_i | x)``, shape (n_samples, n_classes).
-
-        ``g_i(x) - log sum_j exp g_j(x)``, with the largest g subtracted first so that
-        nothing overflows.
-        """
-        return log_softmax(self._class_scores(X))
-
-    def predict_proba(self, X):
-        """Posterior probabilities ``P(omega_i | x)``, shape (n_samples, n_classes)."""
-        return np.exp(self.predict_log_proba(X))
+def _singular_message(label, feature, n_samples, n_features, reg_param):
+    """Why the covariance of class ``label`` is singular, and what to do about it."""
+    reason = (
+        f" (it has {n_samples} samples for {n_features} features, so its covariance "
+        "cannot have full rank)"
+        if n_samples <= n_features
+        else f": the feature at index {feature} is constant in this class or a "
+        "linear combination of other features"
+    )
+    remedy = (
+        "Increase reg_param" if reg_param > 0
+        else "Set reg_param > 0 (for example reg_param=0.01)"
+    )
+    return (
+        f"The covariance matrix of class {_label_text(label)} is singular{reason}. "
+        f"{remedy}: each class covariance becomes (1 - reg_param) * Sigma + "
+        "reg_param * I. FisherLDA, which pools the classes, is another option."
+    )
 
 
 def _label_text(label):

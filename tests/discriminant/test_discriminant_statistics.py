@@ -1,15 +1,17 @@
-"""The shared helpers of patrec.discriminant: priors, class means, shrinkage, Cholesky."""
+"""The shared helpers of patrec.discriminant: priors, means, shrinkage, Cholesky."""
 import numpy as np
 import pytest
 from sklearn.covariance import ledoit_wolf, shrunk_covariance
 
+from patrec.discriminant._bayes_rule import log_softmax
 from patrec.discriminant._statistics import (
+    check_deviations,
     check_priors,
     cholesky_or_none,
     class_means,
     group_by_class,
     ledoit_wolf_covariance,
-    log_softmax,
+    scoring_dtype,
     shrink,
 )
 
@@ -79,3 +81,23 @@ def test_log_softmax_is_stable():
     np.testing.assert_allclose(np.exp(log_p).sum(axis=1), 1.0)
     weights = np.exp([0.0, 1.0, 2.0])
     np.testing.assert_allclose(log_p[1], np.log(weights / weights.sum()))
+
+
+def test_check_deviations_refuses_what_float64_cannot_square():
+    fine = np.array([[1e150, -1e150], [1e-150, 0.0]])
+    check_deviations(fine)
+    check_deviations(np.zeros((3, 2)))  # no variation at all: left to the caller
+    for bad, word in ((fine * 1e10, "large"),
+                      (np.array([[1e-160, -1e-170]]), "small"),
+                      (np.array([[np.inf, 0.0]]), "large"),
+                      (np.array([[np.nan, 0.0]]), "large")):
+        with pytest.raises(ValueError, match=f"too {word}"):
+            check_deviations(bad)
+
+
+def test_scoring_dtype():
+    small = np.array([1.0, -1e30])
+    huge = np.array([1.0, -1e39])
+    assert scoring_dtype(np.dtype(np.float32), small) == np.float32
+    assert scoring_dtype(np.dtype(np.float32), small, huge) == np.float64
+    assert scoring_dtype(np.dtype(np.float64), huge) == np.float64

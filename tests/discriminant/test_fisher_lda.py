@@ -42,6 +42,11 @@ def assert_same_subspace(A, B):
         assert abs(correlation) == pytest.approx(1.0, abs=1e-8)
 
 
+def centre_over_classes(scores):
+    """Scores minus their mean over the classes: what every class shares is gone."""
+    return scores - scores.mean(axis=1, keepdims=True)
+
+
 def assert_agrees_with_sklearn(ours, theirs, X):
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X),
@@ -58,16 +63,25 @@ def test_agrees_with_sklearn(name, solver):
     ours = FisherLDA(solver=solver, shrinkage=shrinkage).fit(X, y)
     theirs = LinearDiscriminantAnalysis(solver=solver, shrinkage=shrinkage).fit(X, y)
     assert_agrees_with_sklearn(ours, theirs, X)
-    np.testing.assert_allclose(ours.decision_function(X), theirs.decision_function(X),
-                               rtol=1e-7, atol=1e-7)
+    ours_scores, theirs_scores = ours.decision_function(X), theirs.decision_function(X)
+    ours_coef, theirs_coef = ours.coef_, theirs.coef_
+    if solver == "eigen" and len(ours.classes_) > 2:
+        # scikit-learn's eigen solver writes g_k with Sigma^{-1} m_k, patrec with
+        # Sigma^{-1} (m_k - c): they differ by a term shared by all classes
+        ours_scores, theirs_scores = map(centre_over_classes,
+                                         (ours_scores, theirs_scores))
+        ours_coef = ours_coef - ours_coef.mean(axis=0)
+        theirs_coef = theirs_coef - theirs_coef.mean(axis=0)
+    np.testing.assert_allclose(ours_scores, theirs_scores, rtol=1e-7,
+                               atol=1e-7 * np.abs(theirs_scores).max())
     if shrinkage is not None:
         # scikit-learn derives S_b from a shrunk total covariance; patrec keeps the
         # course's S_b, so only the classifiers are the same
         return
     np.testing.assert_allclose(ours.explained_variance_ratio_,
                                theirs.explained_variance_ratio_, atol=1e-9)
-    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-6,
-                               atol=1e-9 * np.abs(theirs.coef_).max())
+    np.testing.assert_allclose(ours_coef, theirs_coef, rtol=1e-6,
+                               atol=1e-9 * np.abs(theirs_coef).max())
     assert_same_subspace(ours.transform(X), theirs.transform(X))
 
 
@@ -175,7 +189,8 @@ def test_binary_decision_function_is_one_dimensional():
     clf = FisherLDA().fit(X, labels)
     scores = clf.decision_function(X)
     assert scores.shape == (len(X),)
-    np.testing.assert_array_equal(clf.predict(X), clf.classes_[(scores > 0).astype(int)])
+    np.testing.assert_array_equal(clf.predict(X),
+                                  clf.classes_[(scores > 0).astype(int)])
     log_proba = clf.predict_log_proba(X)
     np.testing.assert_allclose(log_proba[:, 1] - log_proba[:, 0], scores, atol=1e-8)
 
@@ -241,3 +256,158 @@ def test_svd_fast_path_matches_the_full_svd(monkeypatch):
     np.testing.assert_allclose(fast.predict_proba(X), full.predict_proba(X), atol=1e-12)
     np.testing.assert_allclose(fast.coef_, full.coef_, rtol=1e-9)
     assert_same_subspace(fast.transform(X), full.transform(X))
+
+
+@pytest.mark.parametrize("solver", ["svd", "eigen"])
+def test_decision_function_is_coef_and_intercept(solver):
+    X, y = load("wine")
+    clf = FisherLDA(solver=solver).fit(X, y)
+    np.testing.assert_allclose(clf.decision_function(X),
+                               X @ clf.coef_.T + clf.intercept_, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("solver", ["svd", "eigen"])
+@pytest.mark.parametrize("offset, dtype, atol", [(1e8, np.float64, 1e-6),
+                                                 (1e2, np.float32, 1e-4)])
+def test_translating_the_data_changes_nothing(solver, offset, dtype, atol):
+    """LDA is translation invariant; features far from zero must not cancel away the
+    digits of the discriminants (scikit-learn's eigen solver fails at offset 1e8)."""
+    X, y = load("wine")
+    expected = FisherLDA(solver=solver).fit(X, y).predict_proba(X)
+    shifted = (X + offset).astype(dtype)
+    clf = FisherLDA(solver=solver).fit(shifted, y)
+    np.testing.assert_allclose(clf.predict_proba(shifted), expected, atol=atol)
+
+
+@pytest.mark.parametrize("solver", ["svd", "eigen"])
+def test_tiny_float32_features_are_scored_without_overflow(solver):
+    """Features around 1e-38 (float32's smallest normal numbers) give weights beyond
+    the float32 range: the scores must then be computed in float64, not become NaN."""
+    X, y = load("iris")
+    expected = FisherLDA(solver=solver).fit(X, y).predict_proba(X)
+    tiny = (X * 1e-38).astype(np.float32)
+    clf = FisherLDA(solver=solver).fit(tiny, y)
+    np.testing.assert_allclose(clf.predict_proba(tiny), expected, atol=1e-4)
+    projected = clf.transform(tiny)
+    assert np.all(np.isfinite(projected))
+    assert_same_subspace(projected, FisherLDA(solver=solver).fit(X, y).transform(X))
+
+
+@pytest.mark.parametrize("scale, word", [(1e160, "too large"), (1e-200, "too small")])
+@pytest.mark.parametrize("params", [{"solver": "svd"}, {"solver": "eigen"},
+                                    {"solver": "eigen", "shrinkage": "auto"}])
+def test_features_beyond_the_float64_range_are_refused(scale, word, params):
+    X, y = load("iris")
+    with pytest.raises(ValueError, match=f"{word}.*Rescale the features"):
+        FisherLDA(**params).fit(X * scale, y)
+
+
+def test_large_but_representable_features():
+    X, y = load("iris")
+    expected = FisherLDA().fit(X, y).predict_proba(X)
+    for scale in (1e150, 1e-150):
+        clf = FisherLDA().fit(X * scale, y)
+        np.testing.assert_allclose(clf.predict_proba(X * scale), expected, atol=1e-10)
+
+
+@pytest.mark.parametrize(
+    "params, error, message",
+    [
+        ({"tol": 0.0}, ValueError, r"tol must be in \(0"),
+        ({"tol": "small"}, TypeError, "tol"),
+        ({"tol": np.inf}, ValueError, "tol"),
+        ({"n_components": -1}, ValueError, "n_components"),
+        ({"n_components": True}, TypeError, "n_components"),
+        ({"n_components": "2"}, TypeError, "n_components"),
+        ({"shrinkage": -0.1, "solver": "eigen"}, ValueError, "shrinkage"),
+        ({"shrinkage": np.nan, "solver": "eigen"}, ValueError, "shrinkage"),
+        ({"shrinkage": [0.1], "solver": "eigen"}, TypeError, "shrinkage"),
+        ({"shrinkage": True, "solver": "eigen"}, TypeError, "shrinkage"),
+        ({"solver": None}, ValueError, "solver"),
+    ],
+)
+def test_more_bad_parameters(params, error, message):
+    X, y = load("iris")
+    with pytest.raises(error, match=message):
+        FisherLDA(**params).fit(X, y)
+
+
+def test_numpy_integer_n_components():
+    X, y = load("iris")
+    assert FisherLDA(n_components=np.int64(1)).fit(X, y).transform(X).shape == (150, 1)
+
+
+def test_tol_too_large_is_explained():
+    X, y = load("iris")
+    with pytest.raises(ValueError, match="tol is too large"):
+        FisherLDA(tol=10.0).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "priors, message",
+    [
+        ([np.nan, 0.5, 0.5], "finite"),
+        ([[0.2, 0.3, 0.5]], "one entry per class"),
+        (["a", "b", "c"], "numbers"),
+        ("abc", "sequence"),
+    ],
+)
+def test_more_bad_priors(priors, message):
+    X, y = load("iris")
+    with pytest.raises(ValueError, match=message):
+        FisherLDA(priors=priors).fit(X, y)
+
+
+def test_unusual_arrays_give_the_same_model_and_are_not_modified():
+    pd = pytest.importorskip("pandas")
+    X, y = load("wine")
+    expected = FisherLDA().fit(X, y).predict_proba(X)
+    readonly = X.copy()
+    readonly.setflags(write=False)
+    strided = np.repeat(X, 2, axis=1)[:, ::2]
+    frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])])
+    for data in (readonly, np.asfortranarray(X), strided, frame):
+        before = np.array(data, copy=True)
+        clf = FisherLDA().fit(data, y)
+        np.testing.assert_allclose(clf.predict_proba(data), expected, atol=1e-12)
+        clf.transform(data)
+        np.testing.assert_array_equal(np.asarray(data), before)
+    assert list(FisherLDA().fit(frame, y).feature_names_in_) == list(frame.columns)
+
+
+def test_not_fitted_and_wrong_feature_count():
+    X, y = load("iris")
+    for method in ("predict", "predict_proba", "decision_function", "transform"):
+        with pytest.raises(ValueError, match="not fitted"):
+            getattr(FisherLDA(), method)(X)
+    clf = FisherLDA().fit(X, y)
+    with pytest.raises(ValueError, match="X has 3 features.*expecting 4"):
+        clf.predict(X[:, :3])
+    with pytest.raises(ValueError, match="X has 3 features.*expecting 4"):
+        clf.transform(X[:, :3])
+
+
+def test_one_feature():
+    X, y = load("iris")
+    one = FisherLDA(solver="eigen").fit(X[:, 2:3], y)
+    theirs = LinearDiscriminantAnalysis(solver="eigen").fit(X[:, 2:3], y)
+    assert_agrees_with_sklearn(one, theirs, X[:, 2:3])
+    assert one.transform(X[:, 2:3]).shape == (150, 1)
+
+
+def test_a_class_with_one_sample_is_allowed():
+    """S_w is pooled over the classes: a class of one sample only adds its mean."""
+    X, y = load("iris")
+    X1, y1 = np.vstack([X, [[7.0, 3.0, 1.0, 2.0]]]), np.append(y, 3)
+    ours = FisherLDA().fit(X1, y1)
+    theirs = LinearDiscriminantAnalysis().fit(X1, y1)
+    assert_agrees_with_sklearn(ours, theirs, X1)
+
+
+def test_docstring_examples():
+    import doctest
+
+    from patrec.discriminant import fisher
+
+    result = doctest.testmod(fisher, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

@@ -116,12 +116,13 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef intp_t q0, q1, t0, t1, i, j, f, bq, bt, row
     cdef double eps = FLT_EPSILON / 2 if floating is float else DBL_EPSILON / 2
     cdef floating keep = <floating> (1.0 - 8.0 * (n_features + 8) * eps)
+    cdef floating half_keep = keep / 2
     cdef floating limit, d
     cdef floating* query_block = NULL
     cdef floating* query_sqnorms = NULL
     cdef floating* dots = NULL
     cdef floating* kth
-    cdef floating* dots_row
+    cdef const floating* dots_row
     cdef const floating* norms
     if n_queries == 0:
         return
@@ -162,20 +163,16 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                     row = q0 + i
                     kth = &out_dist[row, 0]
                     # candidate j may enter only if
-                    #   keep * (|q|^2 + |t_j|^2) - 2 q.t_j <= k-th best
-                    limit = kth[0] - keep * query_sqnorms[i]
+                    #   keep * (|q|^2 + |t_j|^2) - 2 q.t_j <= k-th best,
+                    # tested halved (exact in floating point) to spare a product.
+                    limit = (kth[0] - keep * query_sqnorms[i]) / 2
                     dots_row = &dots[i * bt]
-                    # GEMM value minus the error bound, for the whole row at once
-                    # (a loop the compiler vectorises) ...
                     for j in range(bt):
-                        dots_row[j] = keep * norms[j] - (dots_row[j] + dots_row[j])
-                    # ... then a scan whose branch is rarely taken.
-                    for j in range(bt):
-                        if dots_row[j] <= limit:
+                        if half_keep * norms[j] - dots_row[j] <= limit:
                             d = sqeuclidean_rdist(&queries[row, 0], &train[t0 + j, 0],
                                                   n_features)
                             if heap_push(kth, &out_idx[row, 0], k, d, t0 + j):
-                                limit = kth[0] - keep * query_sqnorms[i]
+                                limit = (kth[0] - keep * query_sqnorms[i]) / 2
                 t0 = t1
             for i in range(q0, q1):
                 heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)

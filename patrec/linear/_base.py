@@ -3,6 +3,7 @@
 - `row_storage` hands a validated dense or CSR matrix to the Cython loops (see
   ``_kernels.pxd``) without copying the feature values;
 - `epoch_orders` draws the visiting order of each training epoch;
+- `check_epoch` and `check_finite_weights` turn an overflow into a clear error;
 - `LinearClassifierMixin` turns ``coef_`` / ``intercept_`` into ``decision_function``
   and ``predict``: the class of the largest score g_r(x) = w_r . x + b_r.
 """
@@ -39,6 +40,33 @@ def epoch_orders(n_samples, shuffle, random_state):
     in_order = np.arange(n_samples, dtype=np.intp)
     while True:
         yield rng.permutation(n_samples).astype(np.intp) if shuffle else in_order
+
+
+def check_epoch(count, X):
+    """The count returned by an epoch loop, or a ValueError when it reports (with -1)
+    that a score w . x overflowed float64."""
+    if count < 0:
+        raise ValueError(
+            "The scores w . x overflowed float64 during training: the features are too "
+            f"large (largest |x| = {_largest_magnitude(X):.3g}). Scale them first, for "
+            "example with sklearn.preprocessing.StandardScaler."
+        )
+    return count
+
+
+def check_finite_weights(weights, X, remedy="scale the features first"):
+    """Raise a ValueError when the learned weights overflowed float64."""
+    if not np.isfinite(weights).all():
+        raise ValueError(
+            "The weights overflowed float64 during training (largest |x| = "
+            f"{_largest_magnitude(X):.3g}): {remedy}."
+        )
+    return weights
+
+
+def _largest_magnitude(X):
+    values = X.data if sp.issparse(X) else X
+    return float(np.abs(values).max()) if values.size else 0.0
 
 
 def check_epochs(max_epochs):

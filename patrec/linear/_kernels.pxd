@@ -12,6 +12,8 @@
 # Each weight vector is augmented: entry n_features holds the bias, whose feature is
 # the constant 1.
 
+from libc.math cimport isfinite
+
 from patrec._typedefs cimport floating, intp_t
 
 cdef extern from *:
@@ -153,3 +155,12 @@ cdef inline void class_axpy(double step, const floating* row_values,
     for j in range(nnz):
         column = j if row_columns == NULL else row_columns[j]
         Wt[column * n_classes + r] += step * row_values[j]
+
+
+cdef inline bint all_finite(const double* scores, intp_t n) noexcept nogil:
+    """Are scores[0 .. n - 1] all finite?  (An overflow of w . x gives inf or NaN.)"""
+    cdef intp_t r
+    for r in range(n):
+        if not isfinite(scores[r]):
+            return False
+    return True

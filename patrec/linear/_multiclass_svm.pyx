@@ -20,9 +20,12 @@
 # with H_t = 1/t0 + ... + 1/t and U_T = sum_{t=t0..T} H_{t-1} g_t, so U also changes
 # only where g_t does.  The caller starts the mean by zeroing U and H.
 # state[0] holds t and state[1] holds H_t between epochs.
+# A score that is not finite (features so large that V . x overflows float64) stops
+# the epoch at once; it returns -1 and the caller raises a ValueError.
 
 from patrec._typedefs cimport floating, intp_t
-from patrec.linear._kernels cimport get_row, prefetch_row, class_scores, class_axpy
+from patrec.linear._kernels cimport (get_row, prefetch_row, class_scores, class_axpy,
+                                     all_finite)
 
 
 def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
@@ -30,7 +33,8 @@ def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
                          const intp_t[::1] codes, const intp_t[::1] order,
                          double[:, ::1] Vt, double[:, ::1] Ut, double[::1] scores,
                          double[::1] state, double lam, bint averaged):
-    """One SGD epoch on the Crammer-Singer objective; return the number of updates.
+    """One SGD epoch on the Crammer-Singer objective; return the number of updates
+    (-1 when a score overflowed).
 
     At step t the current weights are W_t = V / (lambda (t - 1)) (zero at t = 1).
     The loss-augmented winner is r* = argmax_{r != y} w_r . x; when
@@ -54,6 +58,9 @@ def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
             scale = 1.0 / (lam * t) if t > 0 else 0.0
             class_scores(&Vt[0, 0], n_classes, row_values, row_columns, nnz,
                          n_features, &scores[0])
+            if not all_finite(&scores[0], n_classes):
+                updates = -1
+                break
             winner = -1
             for r in range(n_classes):
                 if r != y and (winner < 0 or scores[r] > scores[winner]):

@@ -10,15 +10,22 @@
 # While one row is processed the next row of the order is prefetched, which
 # hides most of the cost of visiting the rows in a shuffled order.
 #
+# A score that is not finite (features so large that w . x overflows float64) makes
+# the comparisons meaningless: the epoch stops at once and returns -1, and the
+# caller raises a ValueError.
+#
 # Averaging (Daume's trick): besides the weights w the loop keeps u, the sum of every
 # update multiplied by c, the number of steps taken before it.  After T steps the
 # mean of the weight vectors w_1 .. w_T held after each step is w - u / T, computed
 # once at the end, so an averaged epoch costs the same O(nnz) per mistake as a plain
 # one.
 
+from libc.math cimport isfinite
+
 from patrec._typedefs cimport floating, intp_t
 from patrec.linear._kernels cimport (get_row, prefetch_row, augmented_dot,
-                                     augmented_axpy, class_scores, class_axpy)
+                                     augmented_axpy, class_scores, class_axpy,
+                                     all_finite)
 
 
 def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] columns,
@@ -26,7 +33,8 @@ def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] column
                             const intp_t[::1] codes, const intp_t[::1] order,
                             double[::1] w, double[::1] u, double[::1] counter,
                             double rate, double margin, bint averaged):
-    """One epoch of the binary perceptron; return the number of mistakes.
+    """One epoch of the binary perceptron; return the number of mistakes (-1 when a
+    score overflowed).
 
     A row x with label y = +1 (code 1) or -1 (code 0) is a mistake when
     y (w . x + b) <= margin; then w += rate * y * (x, 1).  ``counter[0]`` is the
@@ -35,7 +43,7 @@ def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] column
     cdef intp_t p, i, nnz, mistakes = 0
     cdef const floating* row_values
     cdef const intp_t* row_columns
-    cdef double sign, step
+    cdef double sign, step, score
     with nogil:
         for p in range(order.shape[0]):
             i = order[p]
@@ -44,8 +52,11 @@ def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] column
             nnz = get_row(values, columns, row_starts, n_features, i,
                           &row_values, &row_columns)
             sign = 1.0 if codes[i] == 1 else -1.0
-            if sign * augmented_dot(&w[0], row_values, row_columns, nnz,
-                                    n_features) <= margin:
+            score = augmented_dot(&w[0], row_values, row_columns, nnz, n_features)
+            if not isfinite(score):
+                mistakes = -1
+                break
+            if sign * score <= margin:
                 mistakes += 1
                 step = rate * sign
                 augmented_axpy(step, row_values, row_columns, nnz, n_features, &w[0])
@@ -62,7 +73,8 @@ def linear_machine_epoch(const floating[::1] values, const intp_t[::1] columns,
                          double[:, ::1] Wt, double[:, ::1] Ut, double[::1] scores,
                          double[::1] counter, double rate, double margin,
                          bint update_all, bint averaged):
-    """One epoch of the multiclass perceptron (linear machine); return the mistakes.
+    """One epoch of the multiclass perceptron (linear machine); return the mistakes
+    (-1 when a score overflowed).
 
     Column r of ``Wt`` (shape (n_features + 1, n_classes)) is the augmented weight
     vector of class r; ``Ut`` holds the averaging sums in the same layout.
@@ -92,6 +104,9 @@ def linear_machine_epoch(const floating[::1] values, const intp_t[::1] columns,
             class_scores(&Wt[0, 0], n_classes, row_values, row_columns, nnz,
                          n_features, &scores[0])
             truth = scores[y]
+            if not all_finite(&scores[0], n_classes):
+                mistakes = -1
+                break
             for r in range(n_classes):
                 if r != y and truth - scores[r] <= margin:
                     n_offending += 1

@@ -18,6 +18,11 @@ def check_binary_estimator(estimator):
     """The base estimator to clone: ``estimator`` or the default, checked."""
     if estimator is None:
         return default_binary_estimator()
+    if isinstance(estimator, type):
+        raise TypeError(
+            f"The base estimator must be an instance, not the class "
+            f"{estimator.__name__}: pass {estimator.__name__}() instead."
+        )
     missing = [name for name in ("fit", "decision_function", "get_params")
                if not hasattr(estimator, name)]
     if missing:

@@ -22,9 +22,9 @@ import numbers
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
-from .._validation import check_option, check_scalar
-from ._base import (LinearClassifierMixin, check_epochs, check_flag, epoch_orders,
-                    row_storage)
+from .._validation import check_option, check_scalar, check_X
+from ._base import (LinearClassifierMixin, check_epoch, check_epochs,
+                    check_finite_weights, check_flag, epoch_orders, row_storage)
 from ._perceptron import linear_machine_epoch
 
 __all__ = ["LinearMachine", "kesler_construct"]
@@ -121,14 +121,15 @@ class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         counter = np.zeros(1)
         mistakes = []
         for order in orders:
-            mistakes.append(linear_machine_epoch(
+            mistakes.append(check_epoch(linear_machine_epoch(
                 values, columns, row_starts, n_features, codes, order, weights, sums,
                 scores, counter, float(rate), float(margin), update == "all",
-                averaged))
+                averaged), X))
             if mistakes[-1] == 0 or len(mistakes) == max_epochs:
                 break
         if averaged:
             weights -= sums / counter[0]
+        check_finite_weights(weights, X)
         self.coef_ = weights[:n_features].T.copy()
         self.intercept_ = weights[n_features].copy()
         self.n_iter_ = len(mistakes)
@@ -155,7 +156,7 @@ def kesler_construct(X, y, n_classes):
     Returns
     -------
     psi : ndarray of shape (n_samples, n_classes * (n_features + 1))
-        Row i is psi(X[i], y[i]).
+        Row i is psi(X[i], y[i]); float32 for float32 ``X``, else float64.
 
     Examples
     --------
@@ -163,9 +164,7 @@ def kesler_construct(X, y, n_classes):
     >>> kesler_construct([[2.0, 3.0]], [1], 3)
     array([[0., 0., 0., 2., 3., 1., 0., 0., 0.]])
     """
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array, got shape {X.shape}.")
+    X = check_X(X)
     n_classes = check_scalar(n_classes, "n_classes", numbers.Integral, low=1)
     y = np.asarray(y)
     if y.shape != (X.shape[0],):

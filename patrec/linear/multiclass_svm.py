@@ -21,8 +21,8 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_scalar
-from ._base import (LinearClassifierMixin, check_epochs, check_flag, epoch_orders,
-                    row_storage)
+from ._base import (LinearClassifierMixin, check_epoch, check_epochs,
+                    check_finite_weights, check_flag, epoch_orders, row_storage)
 from ._multiclass_svm import crammer_singer_epoch, crammer_singer_objective
 
 __all__ = ["MulticlassSVM"]
@@ -121,9 +121,10 @@ class MulticlassSVM(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             if epoch == first_averaged:  # the mean starts here
                 weighted_sum[...] = 0.0
                 state[1] = 0.0
-            crammer_singer_epoch(values, columns, row_starts, n_features, codes, order,
-                                 update_sum, weighted_sum, scores, state, lam,
-                                 averaged and epoch >= first_averaged)
+            check_epoch(crammer_singer_epoch(
+                values, columns, row_starts, n_features, codes, order, update_sum,
+                weighted_sum, scores, state, lam, averaged and epoch >= first_averaged),
+                X)
             steps, harmonic = state
             if averaged and epoch >= first_averaged:
                 averaged_steps += len(order)
@@ -131,6 +132,8 @@ class MulticlassSVM(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                            / (lam * averaged_steps))
             else:
                 weights = update_sum / (lam * steps)
+            check_finite_weights(weights, X, f"alpha={self.alpha!r} is too small, or "
+                                 "the features need scaling")
             objective.append(crammer_singer_objective(
                 values, columns, row_starts, n_features, codes, weights, lam, scores))
             if epoch == max_epochs:

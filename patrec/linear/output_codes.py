@@ -15,10 +15,13 @@ two particular codes; random dense and sparse codes follow Allwein, Schapire and
 Singer.
 """
 
+import numbers
+
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
-from .._validation import check_option, check_random_state
+from .._validation import check_option, check_random_state, check_scalar
+from ._base import check_flag
 from ._reduction import (ReductionMixin, binary_scores, check_binary_estimator,
                          decision_from_scores, fit_binary)
 
@@ -83,7 +86,11 @@ def decode(M, F, method="hamming", loss="hinge", return_distances=False):
     [3]
     """
     M = _check_code_values(M, "M")
-    F = np.asarray(F, dtype=np.float64)
+    return_distances = check_flag(return_distances, "return_distances")
+    try:
+        F = np.asarray(F, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"F must hold numbers (the binary scores): {exc}") from exc
     if F.ndim == 1:
         F = F[None, :]
     if F.ndim != 2 or F.shape[1] != M.shape[1]:
@@ -120,8 +127,8 @@ def code_matrix(code, n_classes, random_state=None):
         0 elsewhere.  ``"dense-random"``: ceil(10 log2 k) columns of random +-1.
         ``"sparse-random"``: ceil(15 log2 k) columns with 0 with probability 1/2 and
         +-1 with probability 1/4 each.  Of 200 random candidates (each column
-        holding both a +1 and a -1, no row all zero) the one whose closest pair of
-        rows is farthest apart is returned.
+        holding both a +1 and a -1, no row all zero, no two rows equal) the one
+        whose closest pair of rows is farthest apart is returned.
     n_classes : int
         The number of classes k >= 2.
     random_state : int, numpy Generator or None, default=None
@@ -132,7 +139,7 @@ def code_matrix(code, n_classes, random_state=None):
     M : ndarray of shape (n_classes, n_columns), dtype int
     """
     check_option(code, "code", _CODES)
-    k = n_classes
+    k = check_scalar(n_classes, "n_classes", numbers.Integral, low=2)
     if code == "one-vs-all":
         return 2 * np.eye(k, dtype=int) - 1
     if code == "all-pairs":
@@ -154,7 +161,7 @@ def code_matrix(code, n_classes, random_state=None):
         while bad.any():  # redraw the columns that do not define a binary problem
             M[:, bad] = rng.choice(levels, size=(k, bad.sum()), p=probabilities)
             bad = ~_splits_column(M)
-        if not np.any(M, axis=1).all():
+        if not np.any(M, axis=1).all() or _repeated_row(M) is not None:
             continue
         distance = _closest_rows_distance(M)
         if distance > best_distance:
@@ -175,8 +182,8 @@ class OutputCodes(ReductionMixin, ClassifierMixin, BaseEstimator):
     code : {"one-vs-all", "all-pairs", "dense-random", "sparse-random"} or \
 array-like of shape (n_classes, n_columns), default="one-vs-all"
         The coding matrix M (see `code_matrix`), or M itself with entries in
-        {-1, 0, +1}, row r for ``classes_[r]``; every column needs a +1 and a -1
-        and no row may be all zero.
+        {-1, 0, +1}, row r for ``classes_[r]``; every column needs a +1 and a -1,
+        no row may be all zero and no two rows may be equal.
     decoding : {"hamming", "loss"}, default="loss"
         How scores are turned into a class (see `decode`).  Loss-based decoding uses
         the size of the scores as well as their signs; Hamming decoding with the
@@ -286,6 +293,12 @@ def check_code(M, n_classes):
             f"Row {empty[0]} of code is all zero: that class would take part in no "
             "binary problem."
         )
+    repeated = _repeated_row(M)
+    if repeated is not None:
+        raise ValueError(
+            f"Rows {repeated[0]} and {repeated[1]} of code are the same code word: "
+            "those classes could never be told apart."
+        )
     return M
 
 
@@ -308,6 +321,15 @@ def _loss_function(loss):
 def _splits_column(M):
     """For each column: does it hold both a +1 and a -1?"""
     return (M == 1).any(axis=0) & (M == -1).any(axis=0)
+
+
+def _repeated_row(M):
+    """The first pair (q, r), q < r, of equal rows of M, or None."""
+    for r in range(1, M.shape[0]):
+        equal = np.flatnonzero((M[:r] == M[r]).all(axis=1))
+        if equal.size:
+            return int(equal[0]), r
+    return None
 
 
 def _closest_rows_distance(M):

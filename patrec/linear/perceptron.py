@@ -16,8 +16,8 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_scalar
-from ._base import (LinearClassifierMixin, check_epochs, check_flag, epoch_orders,
-                    row_storage)
+from ._base import (LinearClassifierMixin, check_epoch, check_epochs,
+                    check_finite_weights, check_flag, epoch_orders, row_storage)
 from ._perceptron import binary_perceptron_epoch
 
 __all__ = ["Perceptron"]
@@ -120,10 +120,10 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         active = list(range(len(problems)))  # the problems still making mistakes
         mistakes = []
         for order in orders:
-            made = [binary_perceptron_epoch(
+            made = [check_epoch(binary_perceptron_epoch(
                         values, columns, row_starts, n_features, problems[s], order,
                         weights[s], sums[s], counters[s], float(rate), float(margin),
-                        averaged)
+                        averaged), X)
                     for s in active]
             mistakes.append(sum(made))
             active = [s for s, count in zip(active, made) if count > 0]
@@ -131,6 +131,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                 break
         if averaged:
             weights -= sums / counters
+        check_finite_weights(weights, X)
         self.coef_ = weights[:, :n_features].copy()
         self.intercept_ = weights[:, n_features].copy()
         self.n_iter_ = len(mistakes)

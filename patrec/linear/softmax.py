@@ -14,6 +14,7 @@ gradient is dJ/dw_r = C sum_i (P(r | x_i) - [y_i = r]) x_i + w_r and dJ/db_r the
 sum without x_i; `scipy.optimize.minimize` with L-BFGS-B uses it directly.
 """
 import numbers
+import warnings
 
 import numpy as np
 from scipy.optimize import minimize
@@ -36,7 +37,8 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     fit_intercept : bool, default=True
         Learn the biases b_r (not penalised).
     max_iter : int, default=1000
-        Most L-BFGS iterations.
+        Most L-BFGS iterations.  A `RuntimeWarning` says when L-BFGS stops before
+        meeting ``tol``.
     tol : float, default=1e-6
         L-BFGS stops when every gradient entry of the objective (divided by the number
         of samples) is below ``tol``.
@@ -94,34 +96,19 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         fit_intercept = check_flag(self.fit_intercept, "fit_intercept")
         max_iter = check_scalar(self.max_iter, "max_iter", numbers.Integral, low=1)
         tol = check_scalar(self.tol, "tol", low=0, low_open=True)
-        n_samples, n_features = X.shape
-        n_classes = len(self.classes_)
-        samples = np.arange(n_samples)
-        # J / (C n): the same minimiser, a gradient scale independent of n
-        penalty = 1.0 / (C * n_samples)
-        XT = X.T  # the work is laid out class by sample: reductions run over classes
-
-        def objective(theta):
-            coef, intercept = _unpack(theta, n_classes, n_features, fit_intercept)
-            scores = np.asarray(coef.astype(X.dtype) @ XT, dtype=np.float64)
-            scores += intercept[:, None]
-            proba, log_norm = _softmax(scores)
-            loss = (log_norm.sum() - scores[codes, samples].sum()) / n_samples
-            loss += 0.5 * penalty * np.dot(coef.ravel(), coef.ravel())
-            residual = proba
-            residual[codes, samples] -= 1.0  # P(r | x_i) - [y_i = r]
-            grad_coef = np.asarray(residual.astype(X.dtype, copy=False) @ X)
-            grad_coef = grad_coef / n_samples + penalty * coef
-            parts = [grad_coef.ravel()]
-            if fit_intercept:
-                parts.append(residual.sum(axis=1) / n_samples)
-            return loss, np.concatenate(parts)
-
-        size = n_classes * (n_features + fit_intercept)
-        result = minimize(objective, np.zeros(size), jac=True, method="L-BFGS-B",
+        objective = SoftmaxObjective(X, codes, len(self.classes_), C, fit_intercept)
+        result = minimize(objective, np.zeros(objective.size), jac=True,
+                          method="L-BFGS-B",
                           options={"maxiter": max_iter, "gtol": tol, "maxls": 50,
                                    "ftol": 64 * np.finfo(float).eps})
-        coef, intercept = _unpack(result.x, n_classes, n_features, fit_intercept)
+        if not result.success:
+            warnings.warn(
+                f"L-BFGS stopped before converging after {result.nit} iterations "
+                f"({result.message}); increase max_iter, or scale the features.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        coef, intercept = objective.unpack(result.x)
         self.coef_ = coef.copy()
         self.intercept_ = intercept.copy()
         self.n_iter_ = int(result.nit)
@@ -139,7 +126,7 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         """
         X = self._validate_X(X, accept_sparse=True)
         scores = linear_scores(X, self.coef_, self.intercept_).astype(np.float64)
-        return scores - _softmax(scores, axis=1)[1][:, None]
+        return scores - _log_sum_exp(scores)[:, None]
 
     def predict_proba(self, X):
         """P(y = r | x) for every class (the softmax of the scores).
@@ -156,21 +143,74 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         return np.exp(self.predict_log_proba(X))
 
 
-def _softmax(scores, axis=0):
-    """Softmax and log-sum-exp over ``axis`` (the classes) without overflow: the
-    largest score is subtracted first.
+class SoftmaxObjective:
+    """J / (C n) and its gradient as one function of the flat parameter vector.
 
-    Returns ``(proba, log_norm)``; ``proba`` is a new array.
+    theta holds the k x d weights row by row, then (with an intercept) the k biases.
+    Dividing J by C n leaves the minimiser unchanged and makes the size of the
+    gradient independent of n.  The k x n score matrix is allocated once and reused
+    for the probabilities and the residuals, so each evaluation costs two matrix
+    products (one with X, one with X^T) plus O(k n) elementwise work, in the
+    precision of X.
     """
-    top = scores.max(axis=axis, keepdims=True)
-    proba = np.exp(scores - top)
-    total = proba.sum(axis=axis, keepdims=True)
-    proba /= total
-    return proba, np.squeeze(top + np.log(total), axis=axis)
+
+    def __init__(self, X, codes, n_classes, C, fit_intercept):
+        self.X = X
+        self.XT = X.T  # class-by-sample layout: the reductions run over the k classes
+        self.n_classes, self.n_features = n_classes, X.shape[1]
+        self.fit_intercept = fit_intercept
+        self.size = n_classes * (self.n_features + fit_intercept)
+        self.penalty = 1.0 / (C * X.shape[0])
+        # flat positions of the true class's entries in the k x n score matrix
+        self.truth = codes * X.shape[0] + np.arange(X.shape[0])
+        self.scores = np.empty((n_classes, X.shape[0]))
+
+    def unpack(self, theta):
+        """The weights (k, d) and biases (k,) held in theta (views)."""
+        k, d = self.n_classes, self.n_features
+        coef = theta[:k * d].reshape(k, d)
+        intercept = theta[k * d:] if self.fit_intercept else np.zeros(k)
+        return coef, intercept
+
+    def __call__(self, theta):
+        coef, intercept = self.unpack(theta)
+        n_samples = self.X.shape[0]
+        scores = _product(coef, self.XT, out=self.scores)  # g_r(x_i), k x n
+        scores += intercept[:, None]
+        flat = scores.reshape(-1)
+        true_total = flat[self.truth].sum()
+        top = scores.max(axis=0)
+        scores -= top
+        np.exp(scores, out=scores)
+        total = scores.sum(axis=0)
+        scores /= total  # P(r | x_i)
+        loss = (top.sum() + np.log(total).sum() - true_total) / n_samples
+        loss += 0.5 * self.penalty * np.dot(theta[:coef.size], theta[:coef.size])
+        flat[self.truth] -= 1.0  # the residuals P(r | x_i) - [y_i = r]
+        gradient = np.empty_like(theta)
+        grad_coef = gradient[:coef.size].reshape(coef.shape)
+        grad_coef[...] = _product(scores, self.X)
+        grad_coef /= n_samples
+        grad_coef += self.penalty * coef
+        if self.fit_intercept:
+            gradient[coef.size:] = scores.sum(axis=1) / n_samples
+        return loss, gradient
 
 
-def _unpack(theta, n_classes, n_features, fit_intercept):
-    coef = theta[:n_classes * n_features].reshape(n_classes, n_features)
-    if fit_intercept:
-        return coef, theta[n_classes * n_features:]
-    return coef, np.zeros(n_classes)
+def _product(A, B, out=None):
+    """A @ B for a float64 matrix A and data B (dense or sparse), in B's precision
+    (float64 result)."""
+    if isinstance(B, np.ndarray) and B.dtype == np.float64:
+        return np.matmul(A, B, out=out)
+    product = np.asarray(A.astype(B.dtype, copy=False) @ B)
+    if out is None:
+        return product.astype(np.float64, copy=False)
+    out[...] = product
+    return out
+
+
+def _log_sum_exp(scores):
+    """log sum_r exp(scores[i, r]) for each row i, without overflow: the largest
+    score of the row is subtracted before exponentiating and added back after."""
+    top = scores.max(axis=1)
+    return top + np.log(np.exp(scores - top[:, None]).sum(axis=1))

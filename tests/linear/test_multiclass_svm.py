@@ -2,11 +2,12 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine
+from sklearn.datasets import load_digits, load_iris
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
 from patrec import MulticlassSVM
+from patrec import datasets
 from patrec.datasets import make_sectors
 
 
@@ -84,15 +85,17 @@ def gaussian_mixture(n_classes=10, n_per_class=60, n_features=8, seed=0):
     return X, np.repeat(np.arange(n_classes), n_per_class)
 
 
-def datasets():
-    for load in (load_iris, load_wine, load_breast_cancer, load_digits):
+def bundled_and_mixture():
+    """patrec's bundled datasets, scikit-learn's digits and a 10-class mixture."""
+    for load in (datasets.load_iris, datasets.load_wine, datasets.load_breast_cancer,
+                 load_digits):
         X, y = load(return_X_y=True)
         yield load.__name__, StandardScaler().fit_transform(X), y
     X, y = gaussian_mixture()
     yield "mixture", X, y
 
 
-@pytest.mark.parametrize("name, X, y", list(datasets()), ids=lambda v: (
+@pytest.mark.parametrize("name, X, y", list(bundled_and_mixture()), ids=lambda v: (
     v if isinstance(v, str) else ""))
 def test_accuracy_within_a_point_of_liblinear(name, X, y):
     C = 1.0

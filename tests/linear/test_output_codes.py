@@ -45,6 +45,22 @@ def test_other_losses_and_a_callable():
     assert indices[2] == 0  # all distances 3.5: the first row wins the tie
 
 
+@pytest.mark.parametrize("method", ["hamming", "loss"])
+def test_return_distances_gives_the_pair_for_many_samples(method):
+    rng = np.random.default_rng(0)
+    scores = rng.normal(size=(5, 7))
+    result = decode(M, scores, method=method, return_distances=True)
+    assert isinstance(result, tuple) and len(result) == 2
+    indices, distances = result
+    assert indices.shape == (5,) and distances.shape == (5, 4)
+    np.testing.assert_array_equal(indices, np.argmin(distances, axis=1))
+    np.testing.assert_array_equal(decode(M, scores, method=method), indices)
+    for i in range(5):  # each row decoded alone gives the same
+        np.testing.assert_allclose(
+            decode(M, scores[i], method=method, return_distances=True)[1][0],
+            distances[i])
+
+
 @pytest.mark.parametrize("bad_M, match", [
     ([[1, 2], [0, -1]], "only -1, 0 and \\+1"),
     ([1, -1], "2-D"),
@@ -84,10 +100,13 @@ def iris():
     return StandardScaler().fit_transform(X), y
 
 
-def test_zeros_leave_examples_out(iris):
+@pytest.mark.parametrize("name", ["all-pairs", "sparse-random"])
+def test_zeros_leave_examples_out(iris, name):
     X, y = iris
-    code = code_matrix("all-pairs", 3)
-    clf = OutputCodes(LogisticRegression(), code=code).fit(X, y)
+    clf = OutputCodes(LogisticRegression(), code=name, random_state=0).fit(X, y)
+    code = clf.code_
+    assert (code == 0).any()
+    np.testing.assert_array_equal(code, code_matrix(name, 3, random_state=0))
     for s, model in enumerate(clf.estimators_):
         rows = code[y, s] != 0
         expected = LogisticRegression().fit(X[rows], code[y[rows], s])

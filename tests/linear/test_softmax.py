@@ -3,11 +3,13 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.optimize import check_grad
+from scipy.special import logsumexp
 from sklearn.datasets import load_digits, load_iris, load_wine
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
 from patrec import SoftmaxRegression
+from patrec.linear.softmax import SoftmaxObjective
 
 
 def digits_like():
@@ -33,30 +35,27 @@ def test_probabilities_match_scikit_learn(name, X, y, C):
     np.testing.assert_array_equal(clf.predict(X), reference.predict(X))
 
 
-def test_objective_gradient_is_exact():
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_objective_and_gradient_are_exact(fit_intercept, sparse):
     X, y = load_iris(return_X_y=True)
-    clf = SoftmaxRegression(C=0.5, max_iter=1).fit(X, y)
-    # rebuild the objective the estimator minimised and check its gradient
-    from patrec.linear import softmax
+    k, (n, d), C = 3, X.shape, 0.5
+    data = sp.csr_matrix(X) if sparse else X
+    objective = SoftmaxObjective(data, y, k, C, fit_intercept)
+    theta = np.random.default_rng(0).normal(scale=0.3, size=objective.size)
 
-    theta = np.concatenate([clf.coef_.ravel(), clf.intercept_]) + 0.1
-    n, k, d = len(y), 3, X.shape[1]
-    onehot = np.eye(k)[y]
-
-    def f(t):
-        W, b = softmax._unpack(t, k, d, True)
+    def J(t):  # the textbook formula, divided by C n
+        W = t[:k * d].reshape(k, d)
+        b = t[k * d:] if fit_intercept else np.zeros(k)
         S = X @ W.T + b
-        return ((softmax._softmax(S, axis=1)[1] - (S * onehot).sum(1)).sum() * 0.5
-                + 0.5 * (W ** 2).sum()) / (0.5 * n)
+        data_term = (logsumexp(S, axis=1) - S[np.arange(n), y]).sum()
+        return (C * data_term + 0.5 * (W ** 2).sum()) / (C * n)
 
-    def g(t):
-        W, b = softmax._unpack(t, k, d, True)
-        S = X @ W.T + b
-        R = np.exp(S - softmax._softmax(S, axis=1)[1][:, None]) - onehot
-        return np.concatenate([((R.T @ X) * 0.5 + W).ravel(), R.sum(0) * 0.5]) / (
-            0.5 * n)
-
-    assert check_grad(f, g, theta) < 1e-5
+    loss, gradient = objective(theta)
+    assert loss == pytest.approx(J(theta), rel=1e-12)
+    assert check_grad(lambda t: objective(t)[0], lambda t: objective(t)[1].copy(),
+                      theta) < 1e-5 * np.linalg.norm(gradient)
+    assert check_grad(J, lambda t: objective(t)[1].copy(), theta) < 1e-5
 
 
 def test_probabilities_are_stable_for_huge_scores():

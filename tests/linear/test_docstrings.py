@@ -1,0 +1,24 @@
+"""The Examples sections of patrec.linear run as doctests."""
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import patrec.linear
+
+MODULES = sorted(info.name for info in pkgutil.iter_modules(patrec.linear.__path__)
+                 if not info.name.startswith("_"))
+
+
+def test_every_public_module_is_collected():
+    assert {"perceptron", "linear_machine", "multiclass_svm", "softmax", "one_vs_all",
+            "all_pairs", "output_codes"} <= set(MODULES)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_examples_run(name):
+    module = importlib.import_module(f"patrec.linear.{name}")
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0, f"{name} has no Examples"
+    assert result.failed == 0

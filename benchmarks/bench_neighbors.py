@@ -14,7 +14,7 @@ threads memory):
 - memory: peak extra memory of ``KNeighborsClassifier.predict`` on many queries.
 
 Single thread unless stated (``benchmarks/_common.py`` limits BLAS to one thread).
-``--quick`` runs smaller sizes.
+``--quick`` runs smaller sizes; ``--dims=2,8`` limits the lowdim section.
 """
 import sys
 import time
@@ -37,6 +37,9 @@ except ImportError:  # FAISS is an optional, benchmark-only dependency
     faiss = None
 
 QUICK = quick()
+# "--dims=2,8" limits the low-dimensional section to those dimensions
+DIMS = [int(d) for arg in sys.argv[1:] if arg.startswith("--dims=")
+        for d in arg.split("=", 1)[1].split(",")]
 
 
 def interleaved(calls, repeats=3):
@@ -59,7 +62,7 @@ def make_data(kind, n, d, rng):
 
 def lowdim():
     n_train = 20_000 if QUICK else 100_000
-    for d in (2, 8, 16):
+    for d in DIMS or (2, 8, 16):
         for kind in ("uniform", "clustered"):
             rng = np.random.default_rng(d)
             X = make_data(kind, n_train + 10_000, d, rng)

@@ -52,7 +52,7 @@ class BranchBoundTree(NeighborIndex):
         Minkowski order (``p >= 1``) for ``metric="minkowski"``.
     metric_params : dict, default=None
         ``{"VI": Q}`` for ``metric="mahalanobis"``.
-    branching : int, default=8
+    branching : int, default=4
         Number of k-means clusters each node is split into (2 to 64).
     leaf_size : int, default=64
         A node with at most this many samples is a leaf.
@@ -96,7 +96,7 @@ class BranchBoundTree(NeighborIndex):
     ((1, 3), True)
     """
 
-    def __init__(self, X, metric="euclidean", p=2, metric_params=None, branching=8,
+    def __init__(self, X, metric="euclidean", p=2, metric_params=None, branching=4,
                  leaf_size=64, random_state=None):
         super().__init__(X, metric, p, metric_params)
         self.branching = check_scalar(branching, "branching", numbers.Integral, low=2,

@@ -205,22 +205,9 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
         self._set_discriminants()
 
     def _set_discriminants(self):
-        """The linear discriminants g_k, kept relative to the centre c of the data.
-
-        ``g_k(x) = w_k^T (x - c) + b_k`` with ``w_k = Sigma^{-1} (m_k - c)`` and
-        ``b_k = -1/2 (m_k - c)^T Sigma^{-1} (m_k - c) + log P(omega_k)`` equals the
-        g_k of the module docstring up to a term shared by all classes.  Scoring
-        ``x - c`` instead of ``x`` keeps the numbers small when the features sit far
-        from zero (an offset of 1e8, or 1e4 in float32), where ``coef_ @ x +
-        intercept_`` would cancel away every digit.
-        """
-        centre = self.priors_ @ self.means_
-        # Sigma^{-1} = scalings_ @ scalings_.T on the directions kept
-        projected = (self.means_ - centre) @ self.scalings_
-        weights = projected @ self.scalings_.T
-        offsets = -0.5 * np.sum(projected**2, axis=1) + np.log(self.priors_)
-        self._centre = centre
-        self._class_weights, self._class_offsets = weights, offsets
+        """``coef_`` and ``intercept_`` from the centred discriminants."""
+        centre, weights, offsets = _centred_discriminants(self.means_, self.priors_,
+                                                          self.scalings_)
         if weights.shape[0] == 2:  # one function: g_1 - g_0
             weights = weights[1:] - weights[:1]
             offsets = offsets[1:] - offsets[:1]
@@ -337,9 +324,36 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
     def _class_scores(self, X):
         """``g_k(x)`` for every sample and class, shape (n_samples, n_classes)."""
         X = self._validate_X(X)
-        dtype = scoring_dtype(X.dtype, self._class_weights)
-        centred = X.astype(dtype, copy=False) - self._centre.astype(dtype)
-        return centred @ self._class_weights.T.astype(dtype) + self._class_offsets
+        centre, weights, offsets = _centred_discriminants(self.means_, self.priors_,
+                                                          self.scalings_)
+        dtype = scoring_dtype(X.dtype, weights)
+        centred = X.astype(dtype, copy=False) - centre.astype(dtype)
+        return centred @ weights.T.astype(dtype) + offsets
+
+
+def _centred_discriminants(means, priors, scalings):
+    """The linear discriminants g_k, written relative to the centre c of the data.
+
+    ``g_k(x) = w_k^T (x - c) + b_k`` with c the prior-weighted mean of the class
+    means, ``w_k = Sigma^{-1} (m_k - c)`` and ``b_k = -1/2 (m_k - c)^T Sigma^{-1}
+    (m_k - c) + log P(omega_k)`` equals the g_k of the module docstring up to a term
+    shared by all classes; ``Sigma^{-1} = scalings @ scalings.T`` on the directions
+    kept.  Scoring ``x - c`` instead of ``x`` keeps the numbers small when the
+    features sit far from zero (an offset of 1e8, or 1e4 in float32), where ``coef_
+    @ x + intercept_`` would cancel away every digit.  It costs O(c d r) for r
+    directions, little next to scoring the samples.
+
+    Returns
+    -------
+    centre : ndarray of shape (n_features,)
+    weights : ndarray of shape (n_classes, n_features)
+    offsets : ndarray of shape (n_classes,)
+    """
+    centre = priors @ means
+    projected = (means - centre) @ scalings
+    weights = projected @ scalings.T
+    offsets = -0.5 * np.sum(projected**2, axis=1) + np.log(priors)
+    return centre, weights, offsets
 
 
 def _ratios(values):

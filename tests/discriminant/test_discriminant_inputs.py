@@ -126,6 +126,23 @@ def test_bad_priors(make, priors, message):
         make().set_params(priors=priors).fit(X, y)
 
 
+@each_estimator
+def test_a_failed_fit_leaves_no_model_behind(make):
+    """A refit that fails must not leave the previous model for predict to use."""
+    X, y = load_iris(return_X_y=True)
+    clf = make().fit(X, y)
+    with pytest.raises(ValueError, match="priors"):
+        clf.set_params(priors=[0.5, 0.6, 0.1]).fit(X, y)
+    with pytest.raises(AttributeError):
+        clf.predict(X)
+    X_bad = X.copy()
+    X_bad[y == 2, 3] = 1.0  # constant within class 2: QDA's covariance is singular
+    if isinstance(clf, QDA):
+        with pytest.raises(ValueError, match="class 2 is singular"):
+            clf.set_params(priors=None).fit(X_bad, y)
+        assert not hasattr(clf, "means_")
+
+
 @pytest.mark.parametrize("module", [fisher, quadratic])
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)

@@ -275,16 +275,3 @@ def test_reg_param_one_is_the_identity():
     # identity covariances: the nearest class mean wins (equal priors here)
     distances = ((X[:, np.newaxis, :] - clf.means_) ** 2).sum(axis=2)
     np.testing.assert_array_equal(clf.predict(X), np.argmin(distances, axis=1))
-
-
-def test_a_failed_fit_leaves_no_half_made_model():
-    """A fit that stops at a singular class must not leave the parameters of the
-    classes before it for predict to use."""
-    X, y = load_iris(return_X_y=True)
-    clf = QDA().fit(X, y)
-    X_bad = X.copy()
-    X_bad[y == 2, 0] = 1.0
-    with pytest.raises(ValueError, match="class 2 is singular"):
-        clf.fit(X_bad, y)
-    for name in ("means_", "precision_factors_", "log_determinants_"):
-        assert not hasattr(clf, name)

@@ -4,8 +4,9 @@
   ``_kernels.pxd``) without copying the feature values;
 - `epoch_orders` draws the visiting order of each training epoch;
 - `check_epoch` and `check_finite_weights` turn an overflow into a clear error;
-- `LinearClassifierMixin` turns ``coef_`` / ``intercept_`` into ``decision_function``
-  and ``predict``: the class of the largest score g_r(x) = w_r . x + b_r.
+- `ArgmaxClassifierMixin` predicts the class of the largest ``decision_function``
+  value; `LinearClassifierMixin` adds ``decision_function`` from ``coef_`` /
+  ``intercept_``: the scores g_r(x) = w_r . x + b_r.
 """
 import numbers
 
@@ -88,15 +89,47 @@ def linear_scores(X, coef, intercept):
     return np.asarray(scores) + intercept.astype(dtype, copy=False)
 
 
-class LinearClassifierMixin:
-    """``decision_function`` and ``predict`` for k discriminants g_r(x) = w_r . x + b_r.
+def decision_from_scores(scores):
+    """Per-class scores as ``decision_function`` returns them: for two classes the
+    single column score(classes_[1]) - score(classes_[0])."""
+    if scores.shape[1] == 2:
+        return scores[:, 1] - scores[:, 0]
+    return scores
+
+
+class ArgmaxClassifierMixin:
+    """``predict``: the class with the largest ``decision_function`` value (for two
+    classes, ``classes_[1]`` when the single score is positive)."""
+
+    _accept_sparse = True
+
+    def predict(self, X):
+        """The predicted class labels.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The samples.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            Predicted class labels.
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(np.intp)]
+        return self._labels_from_scores(scores)
+
+
+class LinearClassifierMixin(ArgmaxClassifierMixin):
+    """``decision_function`` for k discriminants g_r(x) = w_r . x + b_r; ``predict``
+    takes the argmax.
 
     A subclass sets ``coef_`` of shape (n_classes, n_features) and ``intercept_`` of
     shape (n_classes,) — or, for a binary model, shape (1, n_features) and (1,) with
     the positive side meaning ``classes_[1]``.
     """
-
-    _accept_sparse = True
 
     def decision_function(self, X):
         """Scores of the discriminants g_r(x) = w_r . x + b_r.
@@ -115,24 +148,4 @@ class LinearClassifierMixin:
         scores = linear_scores(X, self.coef_, self.intercept_)
         if scores.shape[1] == 1:
             return scores[:, 0]
-        if scores.shape[1] == 2:
-            return scores[:, 1] - scores[:, 0]
-        return scores
-
-    def predict(self, X):
-        """The class of the largest discriminant, argmax_r g_r(x).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The samples.
-
-        Returns
-        -------
-        y : ndarray of shape (n_samples,)
-            Predicted class labels.
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.intp)]
-        return self._labels_from_scores(scores)
+        return decision_from_scores(scores)

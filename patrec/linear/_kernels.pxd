@@ -60,6 +60,19 @@ cdef inline void prefetch_row(const floating[::1] values, const intp_t[::1] colu
             PATREC_PREFETCH(<const char*> row_columns + offset)
 
 
+cdef inline intp_t visit_row(const floating[::1] values, const intp_t[::1] columns,
+                             const intp_t[::1] row_starts, intp_t n_features,
+                             const intp_t[::1] order, intp_t p,
+                             const floating** row_values,
+                             const intp_t** row_columns) noexcept nogil:
+    """Step p of an epoch: point at row order[p] (as `get_row` does, returning its
+    number of stored entries) and prefetch row order[p + 1]."""
+    if p + 1 < order.shape[0]:
+        prefetch_row(values, columns, row_starts, n_features, order[p + 1])
+    return get_row(values, columns, row_starts, n_features, order[p], row_values,
+                   row_columns)
+
+
 cdef inline double augmented_dot(const double* w, const floating* row_values,
                                  const intp_t* row_columns, intp_t nnz,
                                  intp_t n_features) noexcept nogil:

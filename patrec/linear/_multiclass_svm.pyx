@@ -24,7 +24,7 @@
 # the epoch at once; it returns -1 and the caller raises a ValueError.
 
 from patrec._typedefs cimport floating, intp_t
-from patrec.linear._kernels cimport (get_row, prefetch_row, class_scores, class_axpy,
+from patrec.linear._kernels cimport (get_row, visit_row, class_scores, class_axpy,
                                      all_finite)
 
 
@@ -50,11 +50,9 @@ def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
     with nogil:
         for p in range(order.shape[0]):
             i = order[p]
-            if p + 1 < order.shape[0]:
-                prefetch_row(values, columns, row_starts, n_features, order[p + 1])
+            nnz = visit_row(values, columns, row_starts, n_features, order, p,
+                            &row_values, &row_columns)
             y = codes[i]
-            nnz = get_row(values, columns, row_starts, n_features, i,
-                          &row_values, &row_columns)
             scale = 1.0 / (lam * t) if t > 0 else 0.0
             class_scores(&Vt[0, 0], n_classes, row_values, row_columns, nnz,
                          n_features, &scores[0])

@@ -23,7 +23,7 @@
 from libc.math cimport isfinite
 
 from patrec._typedefs cimport floating, intp_t
-from patrec.linear._kernels cimport (get_row, prefetch_row, augmented_dot,
+from patrec.linear._kernels cimport (visit_row, augmented_dot,
                                      augmented_axpy, class_scores, class_axpy,
                                      all_finite)
 
@@ -47,10 +47,8 @@ def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] column
     with nogil:
         for p in range(order.shape[0]):
             i = order[p]
-            if p + 1 < order.shape[0]:
-                prefetch_row(values, columns, row_starts, n_features, order[p + 1])
-            nnz = get_row(values, columns, row_starts, n_features, i,
-                          &row_values, &row_columns)
+            nnz = visit_row(values, columns, row_starts, n_features, order, p,
+                            &row_values, &row_columns)
             sign = 1.0 if codes[i] == 1 else -1.0
             score = augmented_dot(&w[0], row_values, row_columns, nnz, n_features)
             if not isfinite(score):
@@ -94,11 +92,9 @@ def linear_machine_epoch(const floating[::1] values, const intp_t[::1] columns,
     with nogil:
         for p in range(order.shape[0]):
             i = order[p]
-            if p + 1 < order.shape[0]:
-                prefetch_row(values, columns, row_starts, n_features, order[p + 1])
+            nnz = visit_row(values, columns, row_starts, n_features, order, p,
+                            &row_values, &row_columns)
             y = codes[i]
-            nnz = get_row(values, columns, row_starts, n_features, i,
-                          &row_values, &row_columns)
             winner = -1
             n_offending = 0
             class_scores(&Wt[0, 0], n_classes, row_values, row_columns, nnz,

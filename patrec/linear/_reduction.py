@@ -70,33 +70,3 @@ def score_scales(models, normalize):
         if norm > 0:
             scales[s] = 1.0 / norm
     return scales
-
-
-def decision_from_scores(scores):
-    """Per-class scores as ``decision_function`` returns them: 1-D for two classes."""
-    if scores.shape[1] == 2:
-        return scores[:, 1] - scores[:, 0]
-    return scores
-
-
-class ReductionMixin:
-    """``predict`` as the class with the largest ``decision_function`` value."""
-
-    _accept_sparse = True
-
-    def predict(self, X):
-        """The predicted class labels.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The samples.
-
-        Returns
-        -------
-        y : ndarray of shape (n_samples,)
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.intp)]
-        return self._labels_from_scores(scores)

@@ -75,8 +75,14 @@ class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     -----
     An epoch costs O(n_samples * n_classes * n_features) (nnz instead of n_features
     for CSR input): one pass scores every class once per row, against k binary
-    passes for one-vs-all.  Ties count as mistakes, so the all-zero start is corrected
-    at once.
+    passes for one-vs-all.  Ties count as mistakes (the course's E_y uses a strict
+    ">"), so the all-zero start is corrected at once and a tie never passes for a
+    correct answer.
+
+    float32 input is read as float32 by the loops, never copied or upcast; the
+    weights and the sums accumulated into them are float64, since a weight is a sum
+    of up to n_samples * max_epochs updates that float32 would round away.
+    ``decision_function`` works in the precision of ``X``.
 
     References
     ----------

@@ -76,6 +76,11 @@ class MulticlassSVM(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     O(nnz) to update.  Recording the objective costs one more scoring pass per
     epoch.
 
+    float32 input is read as float32 by the loops, never copied or upcast; the
+    weights and the sums accumulated into them are float64, since a weight is a sum
+    of up to n_samples * max_epochs updates that float32 would round away.
+    ``decision_function`` works in the precision of ``X``.
+
     References
     ----------
     .. [1] K. Crammer and Y. Singer, "On the algorithmic implementation of multiclass

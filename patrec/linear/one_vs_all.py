@@ -12,14 +12,13 @@ score into a distance, so that models trained to different scales compare fairly
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
-from ._base import check_flag
-from ._reduction import (ReductionMixin, binary_scores, check_binary_estimator,
-                         decision_from_scores, fit_binary, score_scales)
+from ._base import ArgmaxClassifierMixin, check_flag, decision_from_scores
+from ._reduction import binary_scores, check_binary_estimator, fit_binary, score_scales
 
 __all__ = ["OneVsAll"]
 
 
-class OneVsAll(ReductionMixin, ClassifierMixin, BaseEstimator):
+class OneVsAll(ArgmaxClassifierMixin, ClassifierMixin, BaseEstimator):
     """One-versus-all reduction with the fusion rule.
 
     Parameters

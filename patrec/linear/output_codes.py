@@ -21,9 +21,8 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_option, check_random_state, check_scalar
-from ._base import check_flag
-from ._reduction import (ReductionMixin, binary_scores, check_binary_estimator,
-                         decision_from_scores, fit_binary)
+from ._base import ArgmaxClassifierMixin, check_flag, decision_from_scores
+from ._reduction import binary_scores, check_binary_estimator, fit_binary
 
 __all__ = ["OutputCodes", "decode", "code_matrix"]
 
@@ -171,7 +170,7 @@ def code_matrix(code, n_classes, random_state=None):
     return best
 
 
-class OutputCodes(ReductionMixin, ClassifierMixin, BaseEstimator):
+class OutputCodes(ArgmaxClassifierMixin, ClassifierMixin, BaseEstimator):
     """Error-correcting output codes: one binary model per column of a code matrix.
 
     Parameters

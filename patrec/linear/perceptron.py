@@ -76,6 +76,11 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     `OneVsAll` does the same with the fusion rule, `LinearMachine` trains the k
     weight vectors jointly.
 
+    float32 input is read as float32 by the loops, never copied or upcast; the
+    weights and the sums accumulated into them are float64, since a weight is a sum
+    of up to n_samples * max_epochs updates that float32 would round away.
+    ``decision_function`` works in the precision of ``X``.
+
     References
     ----------
     .. [1] F. Rosenblatt, "The perceptron: a probabilistic model for information

@@ -65,7 +65,8 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     Each objective and gradient evaluation costs O(n_samples * n_classes *
     n_features) (two matrix products).  The probabilities are computed as
     exp(g_r - logsumexp(g)), with the largest g subtracted first so that nothing
-    overflows.
+    overflows.  float32 input keeps the matrix products in float32; the parameters
+    and L-BFGS work in float64.
 
     References
     ----------

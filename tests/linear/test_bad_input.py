@@ -207,3 +207,12 @@ def test_equal_code_words_with_zeros_are_refused():
 
     with pytest.raises(ValueError, match="Rows 0 and 1 .* same code word"):
         check_code(np.array([[1, 0], [1, 0], [-1, 1], [0, -1]]), 4)
+
+
+@pytest.mark.parametrize("make", ESTIMATORS[:4], ids=ESTIMATOR_IDS[:4])
+def test_sparse_matrix_without_stored_entries(make):
+    X = sp.csr_matrix((6, 4))
+    y = [0, 0, 1, 1, 2, 2]
+    model = make().fit(X, y)
+    assert model.predict(X).shape == (6,)
+    np.testing.assert_array_equal(model.coef_, 0.0)

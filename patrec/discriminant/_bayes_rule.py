@@ -26,11 +26,12 @@ class BayesRuleMixin:
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            The samples to classify.
 
         Returns
         -------
         scores : ndarray of shape (n_samples, n_classes) or (n_samples,)
-            g_i(x) differs from ``log P(omega_i | x)`` by a term that is the same for
+            The g_i(x); each differs from ``log P(omega_i | x)`` by a term that is the same for
             every class.  With two classes, ``g_1(x) - g_0(x)`` per sample: the
             log-odds of ``classes_[1]`` (positive means ``classes_[1]``).
         """
@@ -45,6 +46,7 @@ class BayesRuleMixin:
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            The samples to classify.
 
         Returns
         -------
@@ -59,6 +61,7 @@ class BayesRuleMixin:
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            The samples to classify.
 
         Returns
         -------
@@ -72,6 +75,7 @@ class BayesRuleMixin:
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            The samples to classify.
 
         Returns
         -------

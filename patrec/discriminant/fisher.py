@@ -117,7 +117,7 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
 
     See Also
     --------
-    QDA : one covariance per class, quadratic boundaries.
+    QDA : One covariance per class, quadratic boundaries.
 
     Notes
     -----
@@ -289,6 +289,7 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            The samples to project.
 
         Returns
         -------
@@ -305,11 +306,34 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
         return X @ scalings
 
     def fit_transform(self, X, y):
-        """``fit(X, y)`` followed by ``transform(X)``."""
+        """Fit to ``X`` and ``y``, then project ``X`` onto the Fisher directions.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_samples, n_components_)
+            ``fit(X, y).transform(X)``.
+        """
         return self.fit(X, y).transform(X)
 
     def get_feature_names_out(self, input_features=None):
-        """Names of the ``transform`` columns: ``"fisherlda0"``, ``"fisherlda1"``..."""
+        """Name the columns of ``transform``: ``"fisherlda0"``, ``"fisherlda1"``...
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Ignored: the output columns are new directions, not input features.
+
+        Returns
+        -------
+        feature_names_out : ndarray of str objects, shape (n_components_,)
+        """
         self._check_is_fitted()
         return np.asarray([f"fisherlda{i}" for i in range(self.n_components_)],
                           dtype=object)

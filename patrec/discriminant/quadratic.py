@@ -77,7 +77,7 @@ class QDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
 
     See Also
     --------
-    FisherLDA : one covariance shared by all classes, linear boundaries.
+    FisherLDA : One covariance shared by all classes, linear boundaries.
 
     Notes
     -----

@@ -275,3 +275,16 @@ def test_reg_param_one_is_the_identity():
     # identity covariances: the nearest class mean wins (equal priors here)
     distances = ((X[:, np.newaxis, :] - clf.means_) ** 2).sum(axis=2)
     np.testing.assert_array_equal(clf.predict(X), np.argmin(distances, axis=1))
+
+
+def test_predictions_from_several_threads_agree():
+    """Each kernel call has its own work buffer, so threads may share one model."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    X, y = load_digits(return_X_y=True)
+    clf = QDA(reg_param=0.1).fit(X, y)
+    expected = clf.predict_proba(X)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(clf.predict_proba, [X] * 8))
+    for result in results:
+        np.testing.assert_array_equal(result, expected)

@@ -11,16 +11,15 @@ the 1-nearest-neighbour rule.  The boundary between two subclass means is a
 hyperplane (for the euclidean distance), so the decision boundary is piecewise linear.
 """
 import numbers
-import warnings
 
 import numpy as np
-from scipy.cluster.vq import kmeans2
 
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_random_state, check_scalar
 from .._parallel import effective_n_jobs, run_row_ranges
 from ..neighbors import _distances
 from ..neighbors.metrics import Metric
+from ._subclasses import subclass_means as _subclass_means
 
 __all__ = ["MinimumDistanceClassifier"]
 
@@ -190,20 +189,3 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
         reduced, nearest = self._nearest_prototypes(X)
         self._metric.check_finite(reduced[np.arange(len(nearest)), nearest])
         return self.classes_[nearest]
-
-
-def _subclass_means(members, mapped, count, rng):
-    """``count`` means of one class: k-means in the mapped space, means of the originals."""
-    if count == 1:
-        return members.mean(axis=0, keepdims=True, dtype=np.float64)
-    with warnings.catch_warnings():
-        # kmeans2 warns when a cluster ends empty (and, with fewer distinct points
-        # than clusters, while seeding); an empty cluster gets a sample below.
-        warnings.simplefilter("ignore")
-        _, assignment = kmeans2(mapped.astype(np.float64), count, minit="++", seed=rng)
-    means = np.empty((count, members.shape[1]), dtype=np.float64)
-    for cluster in range(count):
-        inside = members[assignment == cluster]
-        means[cluster] = inside.mean(axis=0) if len(inside) else members[rng.integers(len(members))]
-    return means
-

@@ -88,14 +88,19 @@ def test_sparse_float32_and_float64_agree(blobs):
     assert abs(single.score(X.astype(np.float32), y) - dense.score(X, y)) <= 0.01
 
 
-def test_multiclass_is_one_perceptron_per_class():
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_multiclass_is_one_perceptron_per_class(shuffle):
     X, y = make_blobs(90, centers=3, random_state=1)
-    clf = Perceptron(shuffle=False, max_epochs=4).fit(X, y)
+    clf = Perceptron(shuffle=shuffle, random_state=0, max_epochs=4).fit(X, y)
     assert clf.coef_.shape == (3, 2)
-    for r in range(3):
-        binary = Perceptron(shuffle=False, max_epochs=4).fit(X, y == r)
-        if binary.n_iter_ == 4:
-            np.testing.assert_allclose(clf.coef_[r], binary.coef_[0])
+    mistakes = np.zeros(clf.n_iter_, dtype=int)
+    for r in range(3):  # the same visiting orders, so the same weights
+        binary = Perceptron(shuffle=shuffle, random_state=0, max_epochs=4).fit(
+            X, y == r)
+        np.testing.assert_allclose(clf.coef_[r], binary.coef_[0], atol=1e-12)
+        np.testing.assert_allclose(clf.intercept_[r], binary.intercept_[0])
+        mistakes[:binary.n_iter_] += binary.mistakes_
+    np.testing.assert_array_equal(clf.mistakes_, mistakes)
     assert clf.decision_function(X).shape == (90, 3)
 
 

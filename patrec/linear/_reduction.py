@@ -46,6 +46,12 @@ def binary_scores(models, X):
     columns = []
     for model in models:
         score = np.asarray(model.decision_function(X), dtype=np.float64)
+        if score.shape not in ((X.shape[0],), (X.shape[0], 1)):
+            raise ValueError(
+                f"{type(model).__name__}.decision_function returned shape "
+                f"{score.shape} on a binary problem; one score per sample, shape "
+                f"({X.shape[0]},), is needed."
+            )
         columns.append(score.reshape(X.shape[0]))
     return np.column_stack(columns)
 

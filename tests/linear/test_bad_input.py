@@ -219,3 +219,15 @@ def test_sparse_matrix_without_stored_entries(make):
     model = make().fit(X, y)
     assert model.predict(X).shape == (6,)
     np.testing.assert_array_equal(model.coef_, 0.0)
+
+
+def test_base_estimator_with_two_column_scores_is_named(iris):
+    X, y = iris
+
+    class TwoColumns(Perceptron):
+        def decision_function(self, X):
+            score = super().decision_function(X)
+            return np.column_stack([-score, score])
+
+    with pytest.raises(ValueError, match="TwoColumns.decision_function returned shape"):
+        OneVsAll(TwoColumns(), normalize=False).fit(X, y).predict(X)

@@ -136,6 +136,26 @@ def code_matrix(code, n_classes, random_state=None):
     Returns
     -------
     M : ndarray of shape (n_classes, n_columns), dtype int
+
+    Notes
+    -----
+    The random codes cost O(200 * n_classes^2 * n_columns): each candidate's closest
+    pair of rows is found from the matrix product M M^T.
+
+    References
+    ----------
+    .. [1] E. L. Allwein, R. E. Schapire and Y. Singer, "Reducing multiclass to
+       binary: a unifying approach for margin classifiers", JMLR 1, 2000.
+
+    Examples
+    --------
+    >>> from patrec import code_matrix
+    >>> code_matrix("all-pairs", 3)
+    array([[ 1,  1,  0],
+           [-1,  0,  1],
+           [ 0, -1, -1]])
+    >>> code_matrix("sparse-random", 5, random_state=0).shape
+    (5, 35)
     """
     check_option(code, "code", _CODES)
     k = check_scalar(n_classes, "n_classes", numbers.Integral, low=2)

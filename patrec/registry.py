@@ -18,6 +18,7 @@ CLASSIFIERS = {
     "all-pairs": "patrec.linear:AllPairs",
     "output-codes": "patrec.linear:OutputCodes",
     "minimum-distance": "patrec.piecewise:MinimumDistanceClassifier",
+    "piecewise-linear": "patrec.piecewise:PiecewiseLinearClassifier",
     "fisher-lda": "patrec.discriminant:FisherLDA",
     "qda": "patrec.discriminant:QDA",
     "knn": "patrec.neighbors:KNeighborsClassifier",

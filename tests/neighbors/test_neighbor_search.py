@@ -211,3 +211,17 @@ def test_caller_array_is_neither_changed_nor_shared():
     X[:] = 0
     np.testing.assert_array_equal(brute.query(saved[:5], k=3)[1], before[1])
     np.testing.assert_array_equal(tree.query(saved[:5], k=3)[1], before[1])
+
+
+def test_float32_filter_of_float64_data_is_exact_below_float32_resolution():
+    """Differences of 1e-9 vanish in float32: the float64 re-check must decide."""
+    rng = np.random.default_rng(6)
+    base = rng.normal(size=(1, 64))
+    X = base + 1e-9 * rng.normal(size=(2000, 64))
+    Q = base + 1e-9 * rng.normal(size=(30, 64))
+    index = BruteForce(X)
+    assert index._centered.dtype == np.float32
+    distances, indices = index.query(Q, k=5)
+    ref_distances, ref_indices = reference(X, Q, 5, "euclidean")
+    np.testing.assert_array_equal(indices, ref_indices)
+    np.testing.assert_array_equal(distances, ref_distances)

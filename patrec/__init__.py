@@ -14,7 +14,7 @@ Every public name of the subpackages is also available from `patrec` itself.
 """
 __version__ = "0.1.0.dev0"
 
-from .exceptions import DataConversionWarning, NotFittedError
+from .exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 from .datasets import *  # noqa: F401,F403
 from .discriminant import *  # noqa: F401,F403
 from .linear import *  # noqa: F401,F403
@@ -26,6 +26,7 @@ __all__ = [
     "__version__",
     "NotFittedError",
     "DataConversionWarning",
+    "ConvergenceWarning",
     *datasets.__all__,
     *discriminant.__all__,
     *linear.__all__,

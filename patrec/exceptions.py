@@ -8,7 +8,7 @@ catches it.  patrec never imports scikit-learn to make this work: it looks in
 """
 import sys
 
-__all__ = ["NotFittedError", "DataConversionWarning"]
+__all__ = ["NotFittedError", "DataConversionWarning", "ConvergenceWarning"]
 
 
 class NotFittedError(ValueError, AttributeError):
@@ -22,6 +22,10 @@ class NotFittedError(ValueError, AttributeError):
 
 class DataConversionWarning(UserWarning):
     """The input was converted: for example a column vector ``y`` was flattened."""
+
+
+class ConvergenceWarning(UserWarning):
+    """An iterative solver stopped before it converged; its result may be poor."""
 
 
 _bridges = {}

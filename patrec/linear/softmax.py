@@ -21,6 +21,7 @@ from scipy.optimize import minimize
 
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_scalar
+from ..exceptions import ConvergenceWarning
 from ._base import LinearClassifierMixin, check_flag, linear_scores
 
 __all__ = ["SoftmaxRegression"]
@@ -37,7 +38,7 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     fit_intercept : bool, default=True
         Learn the biases b_r (not penalised).
     max_iter : int, default=1000
-        Most L-BFGS iterations.  A `RuntimeWarning` says when L-BFGS stops before
+        Most L-BFGS iterations.  A `ConvergenceWarning` says when L-BFGS stops before
         meeting ``tol``.
     tol : float, default=1e-6
         L-BFGS stops when every gradient entry of the objective (divided by the number
@@ -106,7 +107,7 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             warnings.warn(
                 f"L-BFGS stopped before converging after {result.nit} iterations "
                 f"({result.message}); increase max_iter, or scale the features.",
-                RuntimeWarning,
+                ConvergenceWarning,
                 stacklevel=3,
             )
         coef, intercept = objective.unpack(result.x)

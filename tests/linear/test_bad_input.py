@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from sklearn.datasets import load_iris
 from sklearn.linear_model import LogisticRegression
 
-from patrec import (AllPairs, LinearMachine, MulticlassSVM, OneVsAll, OutputCodes,
+from patrec import (AllPairs, ConvergenceWarning, LinearMachine, MulticlassSVM, OneVsAll, OutputCodes,
                     Perceptron, SoftmaxRegression, code_matrix, decode,
                     kesler_construct)
 
@@ -110,7 +110,7 @@ def test_tiny_alpha_is_named(iris):
 
 def test_softmax_warns_when_lbfgs_stops_early(iris):
     X, y = iris
-    with pytest.warns(RuntimeWarning, match="max_iter"):
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
         SoftmaxRegression(max_iter=2).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

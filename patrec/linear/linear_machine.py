@@ -59,7 +59,7 @@ class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         The biases b_r.
     n_iter_ : int
         Epochs run.
-    mistakes_ : ndarray of shape (n_iter_,)
+    mistakes_ : ndarray of shape (`n_iter_`,)
         Mistakes made in each epoch; the last is 0 when the data were separated.
     classes_ : ndarray of shape (n_classes,)
         The class labels.

@@ -54,7 +54,7 @@ class MulticlassSVM(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         Row r is w_r (float64).
     intercept_ : ndarray of shape (n_classes,)
         The biases b_r (the weights of a constant feature 1, regularised too).
-    objective_ : ndarray of shape (n_iter_,)
+    objective_ : ndarray of shape (`n_iter_`,)
         The objective F of the returned weights (averaged or last) after each epoch.
     n_iter_ : int
         Epochs run (always ``max_epochs``).

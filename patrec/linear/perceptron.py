@@ -54,7 +54,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         The bias b.
     n_iter_ : int
         Epochs run.
-    mistakes_ : ndarray of shape (n_iter_,)
+    mistakes_ : ndarray of shape (`n_iter_`,)
         Mistakes made in each epoch (summed over the perceptrons of a multiclass
         problem); the last is 0 when the data were separated.
     classes_ : ndarray of shape (n_classes,)

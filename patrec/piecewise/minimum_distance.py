@@ -60,7 +60,7 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
         The class label of each prototype.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names, when ``X`` was a data frame with string column names.
 
     Notes

@@ -11,7 +11,8 @@ threads memory):
   d = 64 and 784, float32 and float64.
 - brute_lowdim: brute force at d = 2 and 8, where selection dominates.
 - threads: ``n_jobs=2`` against ``n_jobs=1`` (the reference is patrec itself).
-- memory: peak extra memory of ``KNeighborsClassifier.predict`` on many queries.
+- memory: peak extra memory (and time) of ``KNeighborsClassifier.predict`` on many
+  queries, next to scikit-learn's (traced with ``tracemalloc``).
 
 Single thread unless stated (``benchmarks/_common.py`` limits BLAS to one thread).
 ``--quick`` runs smaller sizes; ``--dims=2,8`` limits the lowdim section.
@@ -146,22 +147,32 @@ def threads():
            "patrec n_jobs=1", times["one"])
 
 
+def _peak_memory(call):
+    """Seconds and peak traced memory (MB) of one call."""
+    tracemalloc.start()
+    start = time.perf_counter()
+    call()
+    seconds = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return seconds, peak / 2**20
+
+
 def memory():
     rng = np.random.default_rng(0)
     n_train, n_queries = (20_000, 100_000) if QUICK else (100_000, 1_000_000)
     X = rng.uniform(size=(n_train, 4))
     y = (X[:, 0] > 0.5).astype(int)
     Q = rng.uniform(size=(n_queries, 4))
-    clf = KNeighborsClassifier(5).fit(X, y)
-    tracemalloc.start()
-    start = time.perf_counter()
-    clf.predict(Q)
-    seconds = time.perf_counter() - start
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
+    ours = KNeighborsClassifier(5).fit(X, y)
+    theirs = SkKNN(n_neighbors=5).fit(X, y)
+    ours_s, ours_mb = _peak_memory(lambda: ours.predict(Q))
+    theirs_s, theirs_mb = _peak_memory(lambda: theirs.predict(Q))
     report("knn_predict_memory", {"d": 4, "k": 5, "n_train": n_train,
-                                  "n_queries": n_queries, "algorithm": clf.fit_algorithm_},
-           seconds, "none", seconds, peak_extra_mb=round(peak / 2**20, 1))
+                                  "n_queries": n_queries,
+                                  "algorithm": ours.fit_algorithm_},
+           ours_s, "sklearn.KNeighborsClassifier", theirs_s,
+           peak_extra_mb=round(ours_mb, 1), reference_peak_extra_mb=round(theirs_mb, 1))
 
 
 SECTIONS = {"lowdim": lowdim, "highdim": highdim, "brute_lowdim": brute_lowdim,

@@ -56,14 +56,16 @@ def piecewise_linear_epoch(const floating[::1] values, const intp_t[::1] columns
                 corrections = -1
                 break
             j = codes[i]
-            own = first[j]
+            own = first[j]  # the best subclass of the sample's own class j
             for s in range(first[j] + 1, first[j + 1]):
                 if scores[s] > scores[own]:
                     own = s
-            rival = -1
-            for s in range(n_subclasses):
-                if (s < first[j] or s >= first[j + 1]) and (
-                        rival < 0 or scores[s] > scores[rival]):
+            rival = -1  # the best subclass of the other classes, left and right of j's
+            for s in range(first[j]):
+                if rival < 0 or scores[s] > scores[rival]:
+                    rival = s
+            for s in range(first[j + 1], n_subclasses):
+                if rival < 0 or scores[s] > scores[rival]:
                     rival = s
             if scores[own] - scores[rival] <= margin:
                 corrections += 1

@@ -83,14 +83,14 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         The number of subclasses of each class.
     n_iter_ : int
         Epochs run.
-    corrections_ : ndarray of shape (n_iter_,)
+    corrections_ : ndarray of shape (`n_iter_`,)
         Corrections made in each epoch; the last is 0 when training converged (every
         training sample correctly classified, by more than ``margin``).
     classes_ : ndarray of shape (n_classes,)
         The class labels.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Column names, when ``X`` was a data frame with string column names.
 
     See Also
@@ -121,11 +121,13 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
     References
     ----------
     .. [1] N. J. Nilsson, *Learning Machines*, McGraw-Hill, 1965, chapter 7
-       (committee and piecewise-linear machines, the error-correction training rule).
+       (piecewise-linear machines and their error-correction training).
     .. [2] R. O. Duda, P. E. Hart and D. G. Stork, *Pattern Classification*, 2nd ed.,
-       Wiley, 2001, section 5.12 (linear machines and their training rule).
-    .. [3] J. T. Tou and R. C. Gonzalez, *Pattern Recognition Principles*,
-       Addison-Wesley, 1974, chapter 5 (piecewise-linear discriminant functions).
+       Wiley, 2001, section 5.12 (the linear machine and its training rule, the
+       special case of one subclass per class).
+    .. [3] X. Zhang, "Multi-category classification and nonlinear classification",
+       lecture notes, chapter 4, 2021, section 4.4 (the discriminant and the training
+       algorithm this class implements).
 
     Examples
     --------

@@ -34,8 +34,7 @@ __all__ = ["PiecewiseLinearClassifier"]
 
 
 class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
-    """Piecewise-linear machine: several linear discriminants per class, the best one
-    speaks for its class.
+    """Piecewise-linear machine: each class scores its best of several linear pieces.
 
     The discriminant of class i is g_i(x) = max_l alpha_i^l . (x, 1) over its
     subclasses l, and a sample goes to the class with the largest g_i.  Training
@@ -95,8 +94,8 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
 
     See Also
     --------
-    LinearMachine : the same rule with one subclass per class.
-    MinimumDistanceClassifier : the starting point of ``init="kmeans"``.
+    LinearMachine : The same rule with one subclass per class.
+    MinimumDistanceClassifier : The starting point of ``init="kmeans"``.
 
     Notes
     -----
@@ -241,7 +240,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         scores : ndarray of shape (n_samples, n_classes), or (n_samples,) for two classes
-            g_i(x) for every class.  With two classes the single column
+            The g_i(x) of every class.  With two classes the single column
             g_1(x) - g_0(x): positive means ``classes_[1]``.
         """
         return decision_from_scores(self._class_scores(X))

@@ -196,10 +196,11 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         n_features = X.shape[1]
         if init == "zeros":
             return np.zeros((n_features + 1, int(counts.sum())))
-        means = np.concatenate([
-            subclass_means(X[codes == code], X[codes == code], count, rng)
-            for code, count in enumerate(counts)
-        ])
+        means = []
+        for code, count in enumerate(counts):
+            members = X[codes == code]
+            means.append(subclass_means(members, members, count, rng))
+        means = np.concatenate(means)
         Wt = np.empty((n_features + 1, means.shape[0]))
         Wt[:n_features] = means.T
         with np.errstate(over="ignore"):

@@ -140,6 +140,15 @@ def test_solves_xor_with_two_pieces_per_class(init):
     assert LinearMachine(random_state=0).fit(X, y).score(X, y) < 0.8
 
 
+def test_from_zero_the_learning_rate_only_scales_the_weights():
+    X, y = make_banana(n_samples=200, noise=0.2, random_state=0)
+    params = dict(init="zeros", max_epochs=10, random_state=0)
+    unit = PiecewiseLinearClassifier(3, **params).fit(X, y)
+    quarter = PiecewiseLinearClassifier(3, learning_rate=0.25, **params).fit(X, y)
+    np.testing.assert_array_equal(weights_of(quarter), 0.25 * weights_of(unit))
+    np.testing.assert_array_equal(quarter.corrections_, unit.corrections_)
+
+
 def test_decision_function_is_the_best_subclass_score():
     X, y = make_gaussian_classes(np.array([[0, 0], [3, 0], [0, 3]]), 1.0, 30,
                                  random_state=3)

@@ -10,16 +10,15 @@ the nearest-class-mean rule; with every training sample as its own subclass it b
 the 1-nearest-neighbour rule.  The boundary between two subclass means is a
 hyperplane (for the euclidean distance), so the decision boundary is piecewise linear.
 """
-import numbers
 
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
-from .._validation import check_random_state, check_scalar
+from .._validation import check_random_state
 from .._parallel import effective_n_jobs, run_row_ranges
 from ..neighbors import _distances
 from ..neighbors.metrics import Metric
-from ._subclasses import subclass_means as _subclass_means
+from ._subclasses import subclass_counts, subclass_means
 
 __all__ = ["MinimumDistanceClassifier"]
 
@@ -100,37 +99,16 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
     def _fit(self, X, codes):
         self._metric = Metric(self.metric, self.p, self.metric_params, X.shape[1])
         effective_n_jobs(self.n_jobs)
-        counts = self._prototype_counts(codes)
+        counts = subclass_counts(self.n_prototypes, self.classes_, codes, "n_prototypes")
         rng = check_random_state(self.random_state)
         mapped = self._metric.prepare(X)
         prototypes = []
         for code, count in enumerate(counts):
             members = X[codes == code]
-            prototypes.append(_subclass_means(members, mapped[codes == code], count, rng))
+            prototypes.append(subclass_means(members, mapped[codes == code], count, rng))
         self.prototypes_ = np.concatenate(prototypes).astype(X.dtype, copy=False)
         self._prototype_codes = np.repeat(np.arange(len(counts), dtype=np.intp), counts)
         self.prototype_labels_ = self.classes_[self._prototype_codes]
-
-    def _prototype_counts(self, codes):
-        sizes = np.bincount(codes, minlength=len(self.classes_))
-        if isinstance(self.n_prototypes, dict):
-            unknown = set(self.n_prototypes) - set(self.classes_.tolist())
-            if unknown:
-                raise ValueError(
-                    f"n_prototypes names classes not in y: {sorted(map(repr, unknown))}."
-                )
-            requested = [self.n_prototypes.get(label, 1) for label in self.classes_.tolist()]
-        else:
-            requested = [self.n_prototypes] * len(self.classes_)
-        for label, count, size in zip(self.classes_.tolist(), requested, sizes):
-            check_scalar(count, f"n_prototypes for class {label!r}", numbers.Integral,
-                         low=1)
-            if count > size:
-                raise ValueError(
-                    f"n_prototypes for class {label!r} is {count} but the class has only "
-                    f"{size} training sample(s)."
-                )
-        return np.asarray(requested, dtype=np.intp)
 
     def _nearest_prototypes(self, X):
         """Per class, the reduced distance to its nearest prototype; and the nearest class.

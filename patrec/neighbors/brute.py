@@ -49,6 +49,10 @@ class BruteForce(NeighborIndex):
     float32 data and for float64 data with 32 or more features, in float64
     (``dgemm``) otherwise.
 
+    See Also
+    --------
+    BranchBoundTree : the same answers with far fewer distances in low dimension.
+
     Examples
     --------
     >>> from patrec.neighbors import BruteForce

@@ -53,7 +53,8 @@ class BranchBoundTree(NeighborIndex):
     metric_params : dict, default=None
         ``{"VI": Q}`` for ``metric="mahalanobis"``.
     branching : int, default=4
-        Number of k-means clusters each node is split into (2 to 64).
+        The most k-means clusters a node is split into (2 to 64); a node only a
+        little above ``leaf_size`` is split into just as many as it needs.
     leaf_size : int, default=64
         A node with at most this many samples is a leaf.
     random_state : int, numpy Generator or None, default=None
@@ -79,6 +80,11 @@ class BranchBoundTree(NeighborIndex):
     To make the search exact in floating point, each rule prunes only when it holds
     with a small margin for rounding errors, and neighbours at equal distance are
     ordered by the lower training index, as in `BruteForce`.
+
+    See Also
+    --------
+    BruteForce : the same answers by comparing with every sample.
+    KNeighborsClassifier : k-NN classification on either search.
 
     References
     ----------

@@ -36,6 +36,8 @@ __all__ = ["BranchBoundTree"]
 # then assigned to its nearest centroid.
 _KMEANS_SAMPLE = 2048
 _KMEANS_ITER = 8
+# Batches of at least this many queries are searched in space-filling-curve order.
+_LOCALITY_MIN_QUERIES = 256
 
 
 class BranchBoundTree(NeighborIndex):
@@ -251,8 +253,37 @@ class BranchBoundTree(NeighborIndex):
     def _kneighbors(self, X, distances, indices, evaluations):
         if evaluations is None:
             evaluations = np.empty(X.shape[0], dtype=np.intp)
-        _bnb_tree.knn_search(self._metric.kind, self._metric.p, X, *self._tree_arrays(),
-                             distances, indices, evaluations)
+        if X.shape[0] < _LOCALITY_MIN_QUERIES:
+            _bnb_tree.knn_search(self._metric.kind, self._metric.p, X,
+                                 *self._tree_arrays(), distances, indices, evaluations)
+            return
+        # Visit the queries in a space-filling-curve order: neighbouring queries
+        # then walk the same nodes while they are still in the cache.
+        order = self._locality_order(X)
+        sorted_distances = np.empty_like(distances)
+        sorted_indices = np.empty_like(indices)
+        sorted_evaluations = np.empty_like(evaluations)
+        _bnb_tree.knn_search(self._metric.kind, self._metric.p,
+                             np.ascontiguousarray(X[order]), *self._tree_arrays(),
+                             sorted_distances, sorted_indices, sorted_evaluations)
+        distances[order] = sorted_distances
+        indices[order] = sorted_indices
+        evaluations[order] = sorted_evaluations
+
+    def _locality_order(self, X):
+        """Queries sorted by their Morton (Z-order) code on the first features."""
+        n_dims = min(X.shape[1], 3)
+        bits = 21 // n_dims
+        low = self._centers[0, :n_dims] - self._radius[0]
+        scale = ((1 << bits) - 1) / max(2 * self._radius[0], 1e-300)
+        cells = np.clip((X[:, :n_dims] - low) * scale, 0, (1 << bits) - 1)
+        cells = cells.astype(np.uint64)
+        code = np.zeros(X.shape[0], dtype=np.uint64)
+        for bit in range(bits):
+            for dim in range(n_dims):
+                code |= ((cells[:, dim] >> np.uint64(bit)) & np.uint64(1)) \
+                    << np.uint64(bit * n_dims + dim)
+        return np.argsort(code, kind="stable")
 
     def query_radius(self, X, r, return_distance=False, return_counts=False,
                      n_jobs=None):

@@ -53,7 +53,7 @@ def test_counts_show_the_pruning():
 
 def test_answers_do_not_depend_on_the_tree_shape():
     rng = np.random.default_rng(2)
-    X, Q = clustered(rng, 3000, 4), clustered(rng, 100, 4)
+    X, Q = clustered(rng, 3000, 4), clustered(rng, 400, 4)  # 400: Z-order path
     expected = BruteForce(X).query(Q, k=6)
     for branching, leaf_size, seed in [(2, 1, 0), (3, 5, 1), (8, 32, 2), (64, 200, 3)]:
         tree = BranchBoundTree(X, branching=branching, leaf_size=leaf_size,

@@ -44,6 +44,8 @@ from patrec.neighbors._distances cimport MetricKind, rdist, sqeuclidean_rdist
 from patrec.neighbors._heap cimport heap_init, heap_push, heap_sort
 
 cdef intp_t NO_INDEX = <intp_t> ((<size_t> -1) >> 1)
+cdef enum:
+    GROUP = 64  # candidates tested together by the GEMM filter
 
 
 def knn_direct(int kind, double p, const floating[:, ::1] queries,
@@ -110,6 +112,17 @@ cdef inline void _gemm(gemm_t* a, gemm_t* b, gemm_t* c, int m, int n,
         dgemm(&trans_a, &trans_b, &m, &n, &k, &one, a, &k, b, &k, &zero, c, &m)
 
 
+cdef inline gemm_t _recheck(const floating* query, const floating* sample,
+                            intp_t n_features, floating* kth, intp_t* heap_idx,
+                            intp_t k, intp_t index, gemm_t limit, gemm_t keep,
+                            gemm_t query_sqnorm) noexcept nogil:
+    """Offer a candidate with its direct distance; return the (new) filter limit."""
+    cdef floating d = sqeuclidean_rdist(query, sample, n_features)
+    if heap_push(kth, heap_idx, k, d, index):
+        return <gemm_t> ((kth[0] - keep * query_sqnorm) / 2)
+    return limit
+
+
 def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
              const gemm_t[:, ::1] train_centered, const gemm_t[::1] train_sqnorms,
              const float64_t[::1] center, floating[:, ::1] out_dist,
@@ -130,13 +143,15 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef gemm_t keep = <gemm_t> (1.0 - 8.0 * (n_features + 8) * eps)
     cdef gemm_t half_keep = keep / 2
     cdef gemm_t limit
-    cdef floating d
     cdef gemm_t* query_block = NULL
     cdef gemm_t* query_sqnorms = NULL
     cdef gemm_t* dots = NULL
     cdef floating* kth
     cdef const gemm_t* dots_row
     cdef const gemm_t* norms
+    cdef intp_t g, group_end, passed
+    # counting first pays off when a GEMM entry costs many flops
+    cdef bint count_first = n_features >= 16
     if n_queries == 0:
         return
     if block_queries <= 0:  # larger blocks pay off when the GEMM dominates
@@ -182,12 +197,29 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                     # tested halved (exact in floating point) to spare a product.
                     limit = <gemm_t> ((kth[0] - keep * query_sqnorms[i]) / 2)
                     dots_row = &dots[i * bt]
-                    for j in range(bt):
-                        if half_keep * norms[j] - dots_row[j] <= limit:
-                            d = sqeuclidean_rdist(&queries[row, 0], &train[t0 + j, 0],
-                                                  n_features)
-                            if heap_push(kth, &out_idx[row, 0], k, d, t0 + j):
-                                limit = <gemm_t> ((kth[0] - keep * query_sqnorms[i]) / 2)
+                    if not count_first:
+                        for j in range(bt):
+                            if half_keep * norms[j] - dots_row[j] <= limit:
+                                limit = _recheck(&queries[row, 0], &train[t0 + j, 0],
+                                                 n_features, kth, &out_idx[row, 0], k,
+                                                 t0 + j, limit, keep, query_sqnorms[i])
+                        continue
+                    j = 0
+                    while j < bt:
+                        # count the candidates of a group that pass (a loop the
+                        # compiler vectorises); look at them one by one only if any
+                        group_end = min(j + GROUP, bt)
+                        passed = 0
+                        for g in range(j, group_end):
+                            passed += half_keep * norms[g] - dots_row[g] <= limit
+                        if passed:
+                            for g in range(j, group_end):
+                                if half_keep * norms[g] - dots_row[g] <= limit:
+                                    limit = _recheck(&queries[row, 0], &train[t0 + g, 0],
+                                                     n_features, kth, &out_idx[row, 0],
+                                                     k, t0 + g, limit, keep,
+                                                     query_sqnorms[i])
+                        j = group_end
                 t0 = t1
             for i in range(q0, q1):
                 heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)

@@ -260,6 +260,17 @@ class ClassifierMixin:
         return tags
 
 
+def decision_from_scores(scores):
+    """Per-class scores as ``decision_function`` returns them.
+
+    For two classes the single column ``score(classes_[1]) - score(classes_[0])``
+    (positive means ``classes_[1]``, scikit-learn's convention); otherwise unchanged.
+    """
+    if scores.shape[1] == 2:
+        return scores[:, 1] - scores[:, 0]
+    return scores
+
+
 def clone(estimator):
     """A new, unfitted estimator with the same parameters.
 

@@ -7,6 +7,8 @@ g_i) and, for two classes, the log-odds ``g_1 - g_0``.
 """
 import numpy as np
 
+from ..base import decision_from_scores
+
 __all__ = ["BayesRuleMixin", "log_softmax"]
 
 
@@ -35,10 +37,7 @@ class BayesRuleMixin:
             every class.  With two classes, ``g_1(x) - g_0(x)`` per sample: the
             log-odds of ``classes_[1]`` (positive means ``classes_[1]``).
         """
-        scores = self._class_scores(X)
-        if scores.shape[1] == 2:
-            return scores[:, 1] - scores[:, 0]
-        return scores
+        return decision_from_scores(self._class_scores(X))
 
     def predict(self, X):
         """The class with the largest discriminant g_i(x) for each row of ``X``.

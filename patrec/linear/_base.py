@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_random_state, check_scalar
+from ..base import decision_from_scores
 
 _NO_INDEX = np.empty(0, dtype=np.intp)
 
@@ -88,13 +89,6 @@ def linear_scores(X, coef, intercept):
     scores = X @ coef.T.astype(dtype, copy=False)
     return np.asarray(scores) + intercept.astype(dtype, copy=False)
 
-
-def decision_from_scores(scores):
-    """Per-class scores as ``decision_function`` returns them: for two classes the
-    single column score(classes_[1]) - score(classes_[0])."""
-    if scores.shape[1] == 2:
-        return scores[:, 1] - scores[:, 0]
-    return scores
 
 
 class ArgmaxClassifierMixin:

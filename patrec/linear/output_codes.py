@@ -19,9 +19,9 @@ import numbers
 
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin
+from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
 from .._validation import check_option, check_random_state, check_scalar
-from ._base import ArgmaxClassifierMixin, check_flag, decision_from_scores
+from ._base import ArgmaxClassifierMixin, check_flag
 from ._reduction import binary_scores, check_binary_estimator, fit_binary
 
 __all__ = ["OutputCodes", "decode", "code_matrix"]

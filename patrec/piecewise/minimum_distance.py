@@ -13,7 +13,7 @@ hyperplane (for the euclidean distance), so the decision boundary is piecewise l
 
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin
+from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
 from .._validation import check_random_state
 from .._parallel import effective_n_jobs, run_row_ranges
 from ..neighbors import _distances
@@ -148,10 +148,7 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
             positive means ``classes_[1]``.
         """
         reduced, _ = self._nearest_prototypes(X)
-        scores = -self._metric.finish(self._metric.check_finite(reduced))
-        if scores.shape[1] == 2:
-            return scores[:, 1] - scores[:, 0]
-        return scores
+        return decision_from_scores(-self._metric.finish(self._metric.check_finite(reduced)))
 
     def predict(self, X):
         """The class of the nearest prototype (the first class on exact ties).

@@ -22,11 +22,10 @@ it.  The loop is ``_piecewise_linear.piecewise_linear_epoch``.
 """
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin
+from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
 from .._validation import check_option, check_random_state, check_scalar
 from ..linear._base import (check_epoch, check_epochs, check_finite_weights,
-                            check_flag, decision_from_scores, epoch_orders,
-                            linear_scores, row_storage)
+                            check_flag, epoch_orders, linear_scores, row_storage)
 from ._piecewise_linear import piecewise_linear_epoch
 from ._subclasses import subclass_counts, subclass_means
 

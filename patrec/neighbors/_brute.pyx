@@ -24,8 +24,19 @@
 #   when the distance is small next to the norms, so it is used only as a filter: a
 #   candidate is re-checked with the directly computed distance whenever its GEMM
 #   value minus a rounding-error bound,
-#       slack * (|q|^2 + |t|^2)   with   slack = 8 (n_features + 8) eps,
-#   does not exceed the current k-th best (eps: the GEMM dtype's unit roundoff).
+#       slack * (|q|^2 + |t|^2) + floor   with   slack = 8 (n_features + 8) eps,
+#                                               floor = 8 (n_features + 8) tiny,
+#   does not exceed the current k-th best (eps: the GEMM dtype's unit roundoff,
+#   tiny: its smallest normal number).  Why this bound holds: rounding the centred
+#   rows to the GEMM dtype moves q - t by at most eps (|q| + |t|); the two norms
+#   and the dot product each carry at most n_features eps times |q|^2 + |t|^2
+#   (Higham's gamma_n bound, whatever the BLAS summation order); the filter's own
+#   three operations and the direct distance add a few eps more; the factor 8
+#   leaves room to spare.  Underflow (subnormal numbers) breaks relative bounds
+#   but its absolute error is far below `floor`.  Overflow is kept out: the
+#   Python side never picks a GEMM dtype in which the training norms come near
+#   its largest number, and a query whose norm does (far from the training set)
+#   is compared directly with every sample.
 #   Only directly computed distances enter the heap, so the neighbours and
 #   distances are exactly those of `knn_direct`.  For float64 data with many
 #   features the filter may run in float32 (sgemm, twice dgemm's speed): the bound
@@ -36,7 +47,7 @@
 # GIL; the Python side runs ranges of query rows in threads.
 
 from libc.stdlib cimport free, malloc
-from libc.float cimport DBL_EPSILON, FLT_EPSILON
+from libc.float cimport DBL_EPSILON, DBL_MAX, DBL_MIN, FLT_EPSILON, FLT_MAX, FLT_MIN
 from scipy.linalg.cython_blas cimport dgemm, sgemm
 
 from patrec._typedefs cimport float32_t, float64_t, floating, intp_t
@@ -115,12 +126,31 @@ cdef inline void _gemm(gemm_t* a, gemm_t* b, gemm_t* c, int m, int n,
 cdef inline gemm_t _recheck(const floating* query, const floating* sample,
                             intp_t n_features, floating* kth, intp_t* heap_idx,
                             intp_t k, intp_t index, gemm_t limit, gemm_t keep,
-                            gemm_t query_sqnorm) noexcept nogil:
+                            gemm_t query_sqnorm, double floor) noexcept nogil:
     """Offer a candidate with its direct distance; return the (new) filter limit."""
     cdef floating d = sqeuclidean_rdist(query, sample, n_features)
     if heap_push(kth, heap_idx, k, d, index):
-        return <gemm_t> ((kth[0] - keep * query_sqnorm) / 2)
+        return _filter_limit(kth[0], keep, query_sqnorm, floor)
     return limit
+
+
+cdef inline gemm_t _filter_limit(double kth, gemm_t keep, gemm_t query_sqnorm,
+                                 double floor) noexcept nogil:
+    """Half the most a candidate's keep * (|q|^2 + |t|^2) - 2 q.t may be."""
+    return <gemm_t> ((kth + floor - keep * query_sqnorm) / 2)
+
+
+cdef inline void _direct_block(const floating* query, const floating* train,
+                               intp_t n_train, intp_t n_features, intp_t offset,
+                               floating* kth, intp_t* heap_idx,
+                               intp_t k) noexcept nogil:
+    """Offer every sample of a training chunk with its direct distance."""
+    cdef intp_t j
+    cdef floating d
+    for j in range(n_train):
+        d = sqeuclidean_rdist(query, &train[j * n_features], n_features)
+        if d <= kth[0]:
+            heap_push(kth, heap_idx, k, d, offset + j)
 
 
 def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
@@ -140,8 +170,12 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef intp_t q0, q1, t0, t1, i, j, f, bq, bt, row
     # the unit roundoff of the GEMM dtype sets the error bound
     cdef double eps = FLT_EPSILON / 2 if gemm_t is float32_t else DBL_EPSILON / 2
+    cdef double tiny = FLT_MIN if gemm_t is float32_t else DBL_MIN
     cdef gemm_t keep = <gemm_t> (1.0 - 8.0 * (n_features + 8) * eps)
     cdef gemm_t half_keep = keep / 2
+    cdef double floor = 8.0 * (n_features + 8) * tiny
+    # a query norm above this could overflow the filter: such rows go direct
+    cdef double norm_max = (FLT_MAX if gemm_t is float32_t else DBL_MAX) / 64
     cdef gemm_t limit
     cdef gemm_t* query_block = NULL
     cdef gemm_t* query_sqnorms = NULL
@@ -195,14 +229,19 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                     # candidate j may enter only if
                     #   keep * (|q|^2 + |t_j|^2) - 2 q.t_j <= k-th best,
                     # tested halved (exact in floating point) to spare a product.
-                    limit = <gemm_t> ((kth[0] - keep * query_sqnorms[i]) / 2)
+                    if not query_sqnorms[i] <= norm_max:  # (also catches NaN)
+                        _direct_block(&queries[row, 0], &train[t0, 0], bt,
+                                      n_features, t0, kth, &out_idx[row, 0], k)
+                        continue
+                    limit = _filter_limit(kth[0], keep, query_sqnorms[i], floor)
                     dots_row = &dots[i * bt]
                     if not count_first:
                         for j in range(bt):
                             if half_keep * norms[j] - dots_row[j] <= limit:
                                 limit = _recheck(&queries[row, 0], &train[t0 + j, 0],
                                                  n_features, kth, &out_idx[row, 0], k,
-                                                 t0 + j, limit, keep, query_sqnorms[i])
+                                                 t0 + j, limit, keep, query_sqnorms[i],
+                                                 floor)
                         continue
                     j = 0
                     while j < bt:
@@ -218,7 +257,7 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                                     limit = _recheck(&queries[row, 0], &train[t0 + g, 0],
                                                      n_features, kth, &out_idx[row, 0],
                                                      k, t0 + g, limit, keep,
-                                                     query_sqnorms[i])
+                                                     query_sqnorms[i], floor)
                         j = group_end
                 t0 = t1
             for i in range(q0, q1):

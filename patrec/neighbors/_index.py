@@ -110,6 +110,7 @@ class NeighborIndex:
                              None if evaluations is None else evaluations[start:stop])
 
         run_row_ranges(rows, X.shape[0], n_jobs)
+        self._metric.check_finite(distances)  # overflow: a clear error, not ties
         return self._metric.finish(distances), indices, evaluations
 
     def _training_rows(self):

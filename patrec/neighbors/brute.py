@@ -16,6 +16,8 @@ __all__ = ["BruteForce"]
 
 # float64 data with at least this many features are GEMM-filtered in float32
 _FLOAT32_FILTER_FEATURES = 32
+# the GEMM filter's dtype must hold the training norms times this (no overflow)
+_NORM_HEADROOM = 64
 
 
 class BruteForce(NeighborIndex):
@@ -68,16 +70,34 @@ class BruteForce(NeighborIndex):
         super().__init__(X, metric, p, metric_params)
         self._use_gemm = self._metric.kind == _distances.KINDS["sqeuclidean"]
         if self._use_gemm:
-            data = self._data
-            # The GEMM filter runs in float32 for float32 data, and also for float64
-            # data with many features, where the GEMM dominates and sgemm is twice
-            # as fast as dgemm; the float64 re-check keeps the answer exact.
-            gemm_dtype = np.float32 if data.shape[1] >= _FLOAT32_FILTER_FEATURES \
-                else data.dtype
-            center = data.mean(axis=0, dtype=np.float64).astype(data.dtype)
-            self._center = center.astype(np.float64)
-            self._centered = (data - center).astype(gemm_dtype, copy=False)
-            self._sqnorms = np.einsum("ij,ij->i", self._centered, self._centered)
+            self._prepare_gemm_filter()
+
+    def _prepare_gemm_filter(self):
+        """Centre the training set and choose the dtype the GEMM filter runs in.
+
+        float32 for float32 data, and also for float64 data with many features,
+        where the GEMM dominates and sgemm is twice as fast as dgemm (the float64
+        re-check keeps the answer exact) -- unless the squared norms come near the
+        dtype's largest number, where the filter would overflow: then the next wider
+        dtype, or no filter at all.
+        """
+        data = self._data
+        center = data.mean(axis=0, dtype=np.float64).astype(data.dtype)
+        with np.errstate(over="ignore"):
+            centered = data - center
+            largest = float(np.einsum("ij,ij->i", centered, centered,
+                                      dtype=np.float64).max(initial=0))
+        candidates = [np.float32] if data.dtype == np.float32 else [np.float64]
+        if data.dtype == np.float64 and data.shape[1] >= _FLOAT32_FILTER_FEATURES:
+            candidates.insert(0, np.float32)
+        fitting = [dtype for dtype in candidates
+                   if largest <= float(np.finfo(dtype).max) / _NORM_HEADROOM]
+        if not fitting:
+            self._use_gemm = False  # direct distances (overflow is reported later)
+            return
+        self._center = center.astype(np.float64)
+        self._centered = centered.astype(fitting[0], copy=False)
+        self._sqnorms = np.einsum("ij,ij->i", self._centered, self._centered)
 
     def _kneighbors(self, X, distances, indices, evaluations):
         if self._use_gemm:

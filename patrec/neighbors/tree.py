@@ -148,6 +148,10 @@ class BranchBoundTree(NeighborIndex):
     def _split(self, members, rng):
         """Cluster labels splitting ``members`` in two or more groups, or None."""
         points = members.astype(np.float64)
+        # k-means labels do not change under a shift and a common scale; bringing
+        # the points near unit size keeps k-means's squared distances finite.
+        points -= points.mean(axis=0)
+        points /= max(np.abs(points).max(), np.finfo(np.float64).tiny)
         if len(points) > _KMEANS_SAMPLE:
             sample = points[rng.choice(len(points), _KMEANS_SAMPLE, replace=False)]
         else:
@@ -273,6 +277,8 @@ class BranchBoundTree(NeighborIndex):
     def _locality_order(self, X):
         """Queries sorted by their Morton (Z-order) code on the first features."""
         n_dims = min(X.shape[1], 3)
+        if not np.isfinite(self._radius[0]):  # distances overflow: keep the order
+            return np.arange(X.shape[0])
         bits = 21 // n_dims
         low = self._centers[0, :n_dims] - self._radius[0]
         scale = ((1 << bits) - 1) / max(2 * self._radius[0], 1e-300)

@@ -1,7 +1,7 @@
 """
-==============================================
+===============================================
 k nearest neighbours, and rejecting close votes
-==============================================
+===============================================
 
 The k-NN rule lets the k training samples nearest to x vote.  With k = 1 every
 training sample owns the cell of points nearest to it, so the boundary follows each

@@ -29,13 +29,12 @@ cdef inline void heap_init(floating* dist, intp_t* idx, intp_t size,
         idx[j] = no_index
 
 
-cdef inline bint heap_push(floating* dist, intp_t* idx, intp_t size, floating d,
-                           intp_t i) noexcept nogil:
-    """Offer candidate (d, i); return True when it entered the heap."""
-    cdef intp_t parent = 0, child, right
-    if not heap_better(d, i, dist[0], idx[0]):
-        return False
-    # Sift the hole left by the removed root down until (d, i) fits.
+cdef inline void _sift_down(floating* dist, intp_t* idx, intp_t start,
+                            intp_t size) noexcept nogil:
+    """Move the candidate at ``start`` down until both its children are better."""
+    cdef intp_t parent = start, child, right
+    cdef floating d = dist[start]
+    cdef intp_t i = idx[start]
     while True:
         child = 2 * parent + 1
         if child >= size:
@@ -50,28 +49,18 @@ cdef inline bint heap_push(floating* dist, intp_t* idx, intp_t size, floating d,
         parent = child
     dist[parent] = d
     idx[parent] = i
+
+
+cdef inline bint heap_push(floating* dist, intp_t* idx, intp_t size, floating d,
+                           intp_t i) noexcept nogil:
+    """Offer candidate (d, i); return True when it entered the heap."""
+    if not heap_better(d, i, dist[0], idx[0]):
+        return False
+    # (d, i) replaces the worst candidate at the root and sinks to its place.
+    dist[0] = d
+    idx[0] = i
+    _sift_down(dist, idx, 0, size)
     return True
-
-
-cdef inline void _sift_down(floating* dist, intp_t* idx, intp_t start,
-                            intp_t size) noexcept nogil:
-    cdef intp_t parent = start, child, right
-    cdef floating d = dist[start]
-    cdef intp_t i = idx[start]
-    while True:
-        child = 2 * parent + 1
-        if child >= size:
-            break
-        right = child + 1
-        if right < size and heap_better(dist[child], idx[child], dist[right], idx[right]):
-            child = right
-        if heap_better(dist[child], idx[child], d, i):
-            break
-        dist[parent] = dist[child]
-        idx[parent] = idx[child]
-        parent = child
-    dist[parent] = d
-    idx[parent] = i
 
 
 cdef inline void heap_sort(floating* dist, intp_t* idx, intp_t size) noexcept nogil:

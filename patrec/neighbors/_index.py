@@ -66,7 +66,7 @@ class NeighborIndex:
             )
         return int(k)
 
-    def query(self, X, k=1, return_distance=True, n_jobs=None):
+    def query(self, X, k=1, return_distance=True, return_counts=False, n_jobs=None):
         """Find the ``k`` nearest training samples of each row of ``X``.
 
         Parameters
@@ -77,6 +77,9 @@ class NeighborIndex:
             Number of neighbours, ``1 <= k <= n_samples``.
         return_distance : bool, default=True
             Also return the distances.
+        return_counts : bool, default=False
+            Also return, per query, the number of distance evaluations made (to
+            samples and, in a tree, to node means); brute force makes ``n_samples``.
         n_jobs : int, default=None
             Threads over ranges of query rows; ``-1`` uses every core.
 
@@ -86,12 +89,15 @@ class NeighborIndex:
             Distances to the neighbours, ascending (only when ``return_distance``).
         indices : ndarray of shape (n_queries, k), dtype intp
             Training-set indices of the neighbours.  Equal distances are ordered by
-            the lower training index first.
+            the lower training index first, whatever the search method.
+        counts : ndarray of shape (n_queries,), dtype intp
+            Distance evaluations per query (only when ``return_counts``).
         """
-        distances, indices, _ = self._query(X, k, n_jobs)
-        if not return_distance:
-            return indices
-        return distances, indices
+        distances, indices, counts = self._query(X, k, n_jobs, count=return_counts)
+        result = (distances, indices) if return_distance else (indices,)
+        if return_counts:
+            result += (counts,)
+        return result[0] if len(result) == 1 else result
 
     def _query(self, X, k, n_jobs, count=False, training=False):
         """Validated k-NN search: (distances, indices, evaluations or None).

@@ -221,39 +221,6 @@ class BranchBoundTree(NeighborIndex):
 
     # -- search -------------------------------------------------------------------
 
-    def query(self, X, k=1, return_distance=True, return_counts=False, n_jobs=None):
-        """Find the ``k`` nearest training samples of each row of ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_queries, n_features)
-            Query points (zero rows allowed).  Cast to the training data's dtype.
-        k : int, default=1
-            Number of neighbours, ``1 <= k <= n_samples``.
-        return_distance : bool, default=True
-            Also return the distances.
-        return_counts : bool, default=False
-            Also return, per query, the number of distance evaluations made (to
-            samples and to node means); brute force makes ``n_samples``.
-        n_jobs : int, default=None
-            Threads over ranges of query rows; ``-1`` uses every core.
-
-        Returns
-        -------
-        distances : ndarray of shape (n_queries, k)
-            Ascending distances (only when ``return_distance``).
-        indices : ndarray of shape (n_queries, k), dtype intp
-            Training indices of the neighbours; equal distances are ordered by the
-            lower training index first, exactly as `BruteForce` orders them.
-        counts : ndarray of shape (n_queries,), dtype intp
-            Distance evaluations per query (only when ``return_counts``).
-        """
-        distances, indices, counts = self._query(X, k, n_jobs, count=True)
-        result = (distances, indices) if return_distance else (indices,)
-        if return_counts:
-            result += (counts,)
-        return result[0] if len(result) == 1 else result
-
     def _kneighbors(self, X, distances, indices, evaluations):
         if evaluations is None:
             evaluations = np.empty(X.shape[0], dtype=np.intp)

@@ -225,3 +225,15 @@ def test_float32_filter_of_float64_data_is_exact_below_float32_resolution():
     ref_distances, ref_indices = reference(X, Q, 5, "euclidean")
     np.testing.assert_array_equal(indices, ref_indices)
     np.testing.assert_array_equal(distances, ref_distances)
+
+
+def test_counts_of_brute_force_are_the_training_size():
+    rng = np.random.default_rng(8)
+    X, Q = rng.normal(size=(300, 2)), rng.normal(size=(7, 2))
+    indices, counts = BruteForce(X).query(Q, k=2, return_distance=False,
+                                          return_counts=True)
+    np.testing.assert_array_equal(counts, np.full(7, 300))
+    tree_indices, tree_counts = BranchBoundTree(X, random_state=0).query(
+        Q, k=2, return_distance=False, return_counts=True)
+    np.testing.assert_array_equal(tree_indices, indices)
+    assert (tree_counts < 300).all()

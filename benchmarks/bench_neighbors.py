@@ -9,7 +9,8 @@ threads memory):
 - highdim: `BruteForce.query` against scikit-learn's brute-force
   ``KNeighborsClassifier.kneighbors`` and FAISS ``IndexFlatL2`` (when installed);
   d = 64 and 784, float32 and float64.
-- brute_lowdim: brute force at d = 2 and 8, where selection dominates.
+- brute_lowdim: brute force at d = 2 and 8, k = 1 and 5, where selection dominates;
+  also against the time of its GEMM calls alone.
 - threads: ``n_jobs=2`` against ``n_jobs=1`` (the reference is patrec itself).
 - memory: peak extra memory (and time) of ``KNeighborsClassifier.predict`` on many
   queries, next to scikit-learn's (traced with ``tracemalloc``).
@@ -25,6 +26,7 @@ import _common  # noqa: F401  (sets the single-thread limits before numpy)
 from _common import quick, report
 
 import numpy as np
+from scipy.linalg.blas import dgemm
 from scipy.spatial import cKDTree
 from sklearn.neighbors import BallTree, KDTree
 from sklearn.neighbors import KNeighborsClassifier as SkKNN
@@ -117,17 +119,40 @@ def highdim():
 
 
 def brute_lowdim():
+    """Brute force at d = 2 and 8 against scikit-learn's, and against the GEMM alone.
+
+    The second line per case times only the matrix products patrec's brute force
+    makes (same block shapes, scipy's BLAS): a ratio near 1 means that selecting the
+    neighbours costs little next to the GEMM.
+    """
     n_train, n_queries = (20_000, 1_000) if QUICK else (100_000, 2_000)
     for d in (2, 8):
         rng = np.random.default_rng(d)
         X, Q = rng.uniform(size=(n_train, d)), rng.uniform(size=(n_queries, d))
         index = BruteForce(X)
         sk = SkKNN(n_neighbors=5, algorithm="brute").fit(X, np.zeros(n_train))
-        times = interleaved({"patrec": lambda: index.query(Q, k=5),
-                             "sklearn.brute": lambda: sk.kneighbors(Q)})
-        report("brute_query_lowdim", {"d": d, "k": 5, "n_train": n_train,
-                                      "n_queries": n_queries},
-               times["patrec"], "sklearn.brute", times["sklearn.brute"])
+        for k in (1, 5):
+            times = interleaved({"patrec": lambda: index.query(Q, k=k),
+                                 "sklearn.brute": lambda: sk.kneighbors(Q, k),
+                                 "gemm_only": lambda: _blocked_gemm(Q, X)})
+            params = {"d": d, "k": k, "n_train": n_train, "n_queries": n_queries}
+            report("brute_query_lowdim", params, times["patrec"], "sklearn.brute",
+                   times["sklearn.brute"])
+            report("brute_query_lowdim_vs_gemm", params, times["patrec"],
+                   "gemm_only", times["gemm_only"])
+
+
+def _blocked_gemm(Q, X, block_queries=128, block_train=1024):
+    """The dgemm calls of `BruteForce` at low dimension, and nothing else."""
+    out = np.empty((block_queries, block_train), order="F")
+    for q0 in range(0, len(Q), block_queries):
+        queries = Q[q0:q0 + block_queries]
+        for t0 in range(0, len(X), block_train):
+            train = X[t0:t0 + block_train]
+            if len(queries) == block_queries and len(train) == block_train:
+                dgemm(1.0, queries, train, trans_b=True, c=out, overwrite_c=True)
+            else:
+                dgemm(1.0, queries, train, trans_b=True)
 
 
 def threads():

@@ -18,7 +18,7 @@ import numpy as np
 from ._validation import check_X, check_labels, encode_labels, feature_names_of
 from .exceptions import not_fitted_error
 
-__all__ = ["BaseEstimator", "ClassifierMixin", "clone"]
+__all__ = ["BaseEstimator", "ClassifierMixin", "clone", "decision_from_scores"]
 
 
 class BaseEstimator:

@@ -29,7 +29,7 @@ class NeighborIndex:
         self.metric_params = metric_params
         self._metric = Metric(metric, p, metric_params, n_features=X.shape[1])
         # Own a private copy: the caller may change X afterwards.
-        prepared = self._metric.prepare(X)
+        prepared = self._prepare(X)
         self._data = np.array(prepared, order="C", copy=True if prepared is X else None)
 
     @property
@@ -54,8 +54,21 @@ class NeighborIndex:
                 f"X has {X.shape[1]} features, but the index was built on "
                 f"{self.n_features} features."
             )
-        X = self._metric.prepare(X.astype(self.dtype, copy=False))
-        return np.ascontiguousarray(X)
+        return np.ascontiguousarray(self._prepare(X.astype(self.dtype, copy=False)))
+
+    def _prepare(self, X):
+        """Map rows for the kernels; the map (mahalanobis's) must not overflow."""
+        if self._metric.transform is None:
+            return X
+        with np.errstate(over="ignore", invalid="ignore"):
+            mapped = self._metric.prepare(X)
+        if not np.isfinite(mapped).all():
+            raise ValueError(
+                f"Mapping the data for the {self._metric.name} distance overflows "
+                f"{mapped.dtype}: the data values (or VI) are too large. Rescale the "
+                "data first."
+            )
+        return mapped
 
     def _check_k(self, k):
         check_scalar(k, "k", numbers.Integral, low=1)

@@ -82,7 +82,8 @@ class BruteForce(NeighborIndex):
         dtype, or no filter at all.
         """
         data = self._data
-        center = data.mean(axis=0, dtype=np.float64).astype(data.dtype)
+        with np.errstate(over="ignore"):  # too large data gets no filter below
+            center = data.mean(axis=0, dtype=np.float64).astype(data.dtype)
         with np.errstate(over="ignore"):
             centered = data - center
             largest = float(np.einsum("ij,ij->i", centered, centered,

@@ -150,8 +150,8 @@ class BranchBoundTree(NeighborIndex):
         points = members.astype(np.float64)
         # k-means labels do not change under a shift and a common scale; bringing
         # the points near unit size keeps k-means's squared distances finite.
-        points -= points.mean(axis=0)
         points /= max(np.abs(points).max(), np.finfo(np.float64).tiny)
+        points -= points.mean(axis=0)
         if len(points) > _KMEANS_SAMPLE:
             sample = points[rng.choice(len(points), _KMEANS_SAMPLE, replace=False)]
         else:
@@ -184,7 +184,7 @@ class BranchBoundTree(NeighborIndex):
         self._to_center = np.zeros(data.shape[0], dtype=np.float64)
         for node in range(n_nodes):
             lo, hi = self._node_start[node], self._node_end[node]
-            center = data[lo:hi].mean(axis=0, dtype=np.float64).astype(data.dtype)
+            center = _mean(data[lo:hi]).astype(data.dtype)
             self._centers[node] = center
             distances = metric.reduced(data[lo:hi], center[None, :]).astype(np.float64)
             _distances.rdist_to_dist_inplace(metric.kind, metric.p, distances)
@@ -309,6 +309,12 @@ class BranchBoundTree(NeighborIndex):
         if return_counts:
             result += (evaluations,)
         return result[0] if len(result) == 1 else result
+
+
+def _mean(rows):
+    """The mean row in float64, without overflow even near the largest float."""
+    scale = max(float(np.abs(rows).max()), np.finfo(np.float64).tiny)
+    return (rows / scale).mean(axis=0, dtype=np.float64) * scale
 
 
 def _object_array(parts, n_rows):

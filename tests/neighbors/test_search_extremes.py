@@ -132,3 +132,26 @@ def test_overflowing_distances_are_a_clear_error(dtype, value, n_features):
         model = KNeighborsClassifier(algorithm=algorithm).fit(X, y)
         with pytest.raises(ValueError, match="overflow"):
             model.predict(X[:5])
+
+
+@pytest.mark.parametrize("index", INDEXES)
+def test_mahalanobis_map_that_overflows_is_a_clear_error(index):
+    """x -> x L beyond float64's range once crashed k-means inside the tree."""
+    X = np.random.default_rng(5).normal(size=(300, 3)) * 1e300
+    VI = np.eye(3) * 1e20
+    with pytest.raises(ValueError, match="overflows"):
+        INDEXES[index](X, metric="mahalanobis", metric_params={"VI": VI})
+    small = INDEXES[index](X / 1e300, metric="mahalanobis", metric_params={"VI": VI})
+    with pytest.raises(ValueError, match="overflows"):
+        small.query(X[:2], k=1)
+
+
+@pytest.mark.parametrize("metric", ["cityblock", "chebyshev"])
+def test_tree_on_values_near_the_largest_float(metric):
+    """Node means and k-means must not overflow where the distances do not."""
+    rng = np.random.default_rng(6)
+    X = rng.uniform(-1, 1, size=(400, 2)) * 4e307
+    expected = BruteForce(X, metric=metric).query(X[:20], k=3)
+    found = INDEXES["bnb"](X, metric=metric).query(X[:20], k=3)
+    np.testing.assert_array_equal(found[1], expected[1])
+    np.testing.assert_array_equal(found[0], expected[0])

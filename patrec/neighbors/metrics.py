@@ -1,30 +1,29 @@
 """Distances between samples, as the nearest-neighbour chapter lists them.
 
-============  ==========================================  =========================
-metric        distance between x and y                     parameters
-============  ==========================================  =========================
-euclidean     sqrt(sum_i (x_i - y_i)^2)
-sqeuclidean   sum_i (x_i - y_i)^2                          (not a metric: no triangle
-                                                            inequality; same
-                                                            neighbours as euclidean)
-cityblock     sum_i |x_i - y_i|                            (Manhattan, L1)
-chebyshev     max_i |x_i - y_i|                            (L-infinity)
-minkowski     (sum_i |x_i - y_i|^p)^(1/p)                  ``p >= 1`` (``p=inf`` is
-                                                            chebyshev)
-mahalanobis   sqrt((x - y)^T Q (x - y))                    ``metric_params={'VI': Q}``
-                                                            with Q symmetric positive
-                                                            definite (SciPy's name)
-============  ==========================================  =========================
+=============  ==================================  ===================================
+metric         distance between x and y            parameters and remarks
+=============  ==================================  ===================================
+euclidean      ``sqrt(sum_i (x_i - y_i)^2)``
+sqeuclidean    ``sum_i (x_i - y_i)^2``             not a metric (no triangle
+                                                   inequality); same neighbours as
+                                                   euclidean
+cityblock      ``sum_i abs(x_i - y_i)``            Manhattan, L1
+chebyshev      ``max_i abs(x_i - y_i)``            L-infinity
+minkowski      ``(sum_i abs(x_i - y_i)^p)^(1/p)``  ``p >= 1``; ``p=inf`` is chebyshev
+mahalanobis    ``sqrt((x - y)^T Q (x - y))``       ``metric_params={'VI': Q}``, Q
+                                                   symmetric positive definite
+                                                   (SciPy's name)
+=============  ==================================  ===================================
 
 The course's quadratic-form distance (x - y)^T Q (x - y) is the square of the
 ``mahalanobis`` entry: it orders neighbours the same way.
 
 Internally every comparison uses a *reduced* distance that needs no root (the squared
 euclidean distance for the euclidean family) and roots are taken once at the end.  The
-minkowski kernel factors out the largest coordinate difference, so no power overflows
-or underflows whatever ``p`` is.  The quadratic form is computed as a euclidean distance after the linear map
-x -> x L, where Q = L L^T is the Cholesky factorisation, so all kernels are the four
-coordinate-wise ones in ``_distances.pyx``.
+minkowski kernel factors out the largest coordinate difference when the plain power sum
+would over- or underflow, so any ``p`` works.  The quadratic form is computed as a
+euclidean distance after the linear map x -> x L, where Q = L L^T is the Cholesky
+factorisation, so all kernels are the four coordinate-wise ones in ``_distances.pyx``.
 """
 import numbers
 
@@ -188,9 +187,9 @@ def pairwise_distances(X, Y=None, metric="euclidean", *, p=2, metric_params=None
     X : array-like of shape (n_samples_X, n_features)
     Y : array-like of shape (n_samples_Y, n_features), default=None
         ``None`` means ``Y = X``.
-    metric : {"euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski", \
-"mahalanobis"}, default="euclidean"
-        See the table in the module docstring.
+    metric : str, default="euclidean"
+        One of "euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski",
+        "mahalanobis"; see the table in the module docstring.
     p : float, default=2
         Minkowski order (``p >= 1``), used with ``metric="minkowski"``.
     metric_params : dict, default=None

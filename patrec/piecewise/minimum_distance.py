@@ -35,9 +35,9 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
     n_prototypes : int or dict, default=1
         Subclasses per class.  A dict maps class labels to counts (classes not in it
         get 1).  A count may not exceed the number of samples of its class.
-    metric : {"euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski", \
-"mahalanobis"}, default="euclidean"
-        The distance D used to classify (see `patrec.neighbors.metrics`).  The
+    metric : str, default="euclidean"
+        The distance D used to classify: "euclidean", "sqeuclidean", "cityblock",
+        "chebyshev", "minkowski" or "mahalanobis" (see `patrec.neighbors.metrics`).  The
         prototypes are always k-means means, found in the space where the metric is
         measured (the mapped space for ``"mahalanobis"``).
     p : float, default=2

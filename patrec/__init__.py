@@ -6,8 +6,8 @@ The subpackages follow the chapters of a pattern-recognition course:
   one-vs-all, all-pairs and error-correcting output codes;
 - `patrec.discriminant`: multiclass Fisher LDA and QDA;
 - `patrec.piecewise`: minimum-distance and piecewise-linear classifiers;
-- `patrec.neighbors`: distances, brute-force and branch-and-bound search, k-NN,
-  editing and condensing;
+- `patrec.neighbors`: distances, brute-force and branch-and-bound search, k-NN and
+  the Cover-Hart bounds;
 - `patrec.datasets`: bundled classic data and the course's synthetic sets.
 
 Every public name of the subpackages is also available from `patrec` itself.

@@ -1,4 +1,5 @@
-"""Nearest-neighbour methods: distances, search, classification, editing, condensing."""
+"""Nearest-neighbour methods: distances, exact search (brute force and
+branch-and-bound), k-NN classification and the asymptotic error bounds."""
 from .bounds import cover_hart_bounds, edited_nn_error
 from .brute import BruteForce
 from .classifier import KNeighborsClassifier

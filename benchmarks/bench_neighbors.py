@@ -164,11 +164,13 @@ def threads():
                          "one": lambda: tree.query(Q, k=5, n_jobs=1)})
     report("bnb_tree_n_jobs", {"d": 8, "k": 5, "n_jobs": 2}, times["two"],
            "patrec n_jobs=1", times["one"])
-    X, Q = rng.normal(size=(n_train // 5, 64)), rng.normal(size=(2_000, 64))
+    # the training-set size; 5 000 queries keep the run short
+    X, Q = rng.normal(size=(n_train, 64)), rng.normal(size=(5_000, 64))
     brute = BruteForce(X)
     times = interleaved({"two": lambda: brute.query(Q, k=5, n_jobs=2),
                          "one": lambda: brute.query(Q, k=5, n_jobs=1)})
-    report("brute_n_jobs", {"d": 64, "k": 5, "n_jobs": 2}, times["two"],
+    report("brute_n_jobs", {"d": 64, "k": 5, "n_jobs": 2, "n_train": n_train,
+                            "n_queries": 5_000}, times["two"],
            "patrec n_jobs=1", times["one"])
 
 

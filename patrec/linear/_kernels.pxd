@@ -170,6 +170,22 @@ cdef inline void class_axpy(double step, const floating* row_values,
         Wt[column * n_classes + r] += step * row_values[j]
 
 
+cdef inline void class_move(double[:, ::1] Wt, double[:, ::1] Ut, intp_t r,
+                            double step, double count, bint averaged,
+                            const floating* row_values, const intp_t* row_columns,
+                            intp_t nnz, intp_t n_features) noexcept nogil:
+    """w_r += step * (x, 1), and with averaging the running sum u_r += count * step * x.
+
+    ``Wt`` and ``Ut`` hold the weights class-minor (see `class_axpy`); the averaged
+    weights are recovered from them at the end of training.
+    """
+    class_axpy(step, row_values, row_columns, nnz, n_features, &Wt[0, 0],
+               Wt.shape[1], r)
+    if averaged:
+        class_axpy(step * count, row_values, row_columns, nnz, n_features, &Ut[0, 0],
+                   Ut.shape[1], r)
+
+
 cdef inline bint all_finite(const double* scores, intp_t n) noexcept nogil:
     """Are scores[0 .. n - 1] all finite?  (An overflow of w . x gives inf or NaN.)"""
     cdef intp_t r

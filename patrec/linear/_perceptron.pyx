@@ -24,7 +24,7 @@ from libc.math cimport isfinite
 
 from patrec._typedefs cimport floating, intp_t
 from patrec.linear._kernels cimport (visit_row, augmented_dot,
-                                     augmented_axpy, class_scores, class_axpy,
+                                     augmented_axpy, class_scores, class_move,
                                      all_finite)
 
 
@@ -110,28 +110,16 @@ def linear_machine_epoch(const floating[::1] values, const intp_t[::1] columns,
                         winner = r
             if winner >= 0:
                 mistakes += 1
-                _move(Wt, Ut, y, rate, counter[0], averaged, row_values, row_columns,
-                      nnz, n_features)
+                class_move(Wt, Ut, y, rate, counter[0], averaged, row_values,
+                           row_columns, nnz, n_features)
                 if not update_all:
-                    _move(Wt, Ut, winner, -rate, counter[0], averaged, row_values,
-                          row_columns, nnz, n_features)
+                    class_move(Wt, Ut, winner, -rate, counter[0], averaged,
+                               row_values, row_columns, nnz, n_features)
                 else:
                     share = -rate / n_offending
                     for r in range(n_classes):
                         if r != y and truth - scores[r] <= margin:
-                            _move(Wt, Ut, r, share, counter[0], averaged, row_values,
-                                  row_columns, nnz, n_features)
+                            class_move(Wt, Ut, r, share, counter[0], averaged,
+                                       row_values, row_columns, nnz, n_features)
             counter[0] += 1.0
     return mistakes
-
-
-cdef inline void _move(double[:, ::1] Wt, double[:, ::1] Ut, intp_t r, double step,
-                       double count, bint averaged, const floating* row_values,
-                       const intp_t* row_columns, intp_t nnz,
-                       intp_t n_features) noexcept nogil:
-    """w_r += step * (x, 1), and the averaging sum u_r with it."""
-    class_axpy(step, row_values, row_columns, nnz, n_features, &Wt[0, 0],
-               Wt.shape[1], r)
-    if averaged:
-        class_axpy(step * count, row_values, row_columns, nnz, n_features, &Ut[0, 0],
-                   Ut.shape[1], r)

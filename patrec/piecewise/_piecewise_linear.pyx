@@ -23,7 +23,7 @@
 # times the number of steps taken before it, and the caller subtracts Ut / steps.
 
 from patrec._typedefs cimport floating, intp_t
-from patrec.linear._kernels cimport visit_row, class_scores, class_axpy, all_finite
+from patrec.linear._kernels cimport visit_row, class_scores, class_move, all_finite
 
 
 def piecewise_linear_epoch(const floating[::1] values, const intp_t[::1] columns,
@@ -69,21 +69,9 @@ def piecewise_linear_epoch(const floating[::1] values, const intp_t[::1] columns
                     rival = s
             if scores[own] - scores[rival] <= margin:
                 corrections += 1
-                _move(Wt, Ut, own, rate, counter[0], averaged, row_values,
-                      row_columns, nnz, n_features)
-                _move(Wt, Ut, rival, -rate, counter[0], averaged, row_values,
-                      row_columns, nnz, n_features)
+                class_move(Wt, Ut, own, rate, counter[0], averaged, row_values,
+                           row_columns, nnz, n_features)
+                class_move(Wt, Ut, rival, -rate, counter[0], averaged, row_values,
+                           row_columns, nnz, n_features)
             counter[0] += 1.0
     return corrections
-
-
-cdef inline void _move(double[:, ::1] Wt, double[:, ::1] Ut, intp_t s, double step,
-                       double count, bint averaged, const floating* row_values,
-                       const intp_t* row_columns, intp_t nnz,
-                       intp_t n_features) noexcept nogil:
-    """alpha_s += step * y, and the averaging sum of subclass s with it."""
-    class_axpy(step, row_values, row_columns, nnz, n_features, &Wt[0, 0],
-               Wt.shape[1], s)
-    if averaged:
-        class_axpy(step * count, row_values, row_columns, nnz, n_features, &Ut[0, 0],
-                   Ut.shape[1], s)

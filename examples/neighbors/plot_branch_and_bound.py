@@ -33,15 +33,19 @@ for n in sizes:
     assert np.array_equal(indices, BruteForce(X).query(queries, k=1)[1])
     mean_counts.append(counts.mean())
 
-fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+fig, left = plt.subplots(figsize=(5.5, 4.2))
 left.loglog(sizes, sizes, "o-", label="brute force: N")
 left.loglog(sizes, mean_counts, "s-", label="branch and bound")
 left.set_xlabel("training samples N")
 left.set_ylabel("distances computed per query")
 left.set_title("1-NN search in two dimensions")
 left.legend()
+fig.tight_layout()
+plt.show()
 
 # %%
+# The asymptotic error bounds of the nearest-neighbour rule.
+fig, right = plt.subplots(figsize=(5.5, 4.2))
 bayes = np.linspace(0, 0.5, 101)
 for c in (2, 10):
     upper = [cover_hart_bounds(p, c)[1] for p in bayes]

@@ -8,7 +8,7 @@ subclass, and lets the best of them speak for the class:
 g_i(x) = max_l alpha_i^l . (x, 1).  It predicts the class with the largest g_i.
 
 Training starts from the minimum-distance classifier over k-means subclass means
-(alpha = (m, -|m|^2 / 2) for a mean m) and then corrects its mistakes one sample at
+(``alpha = (m, -|m|^2 / 2)`` for a mean m) and then corrects its mistakes one sample at
 a time: the sample's best subclass of its own class moves towards it, the best
 subclass of the other classes moves away.
 

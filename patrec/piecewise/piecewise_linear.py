@@ -16,7 +16,7 @@ class i and move both, with step rho:
 
 Epochs repeat until one makes no correction.  With one subclass per class this is
 exactly the linear machine's "winner" rule.  The weights start at
-alpha = (m, -|m|^2 / 2) for k-means subclass means m, which is the minimum-distance
+``alpha = (m, -|m|^2 / 2)`` for k-means subclass means m, which is the minimum-distance
 classifier over those means, so training starts from that classifier and corrects
 it.  The loop is ``_piecewise_linear.piecewise_linear_epoch``.
 """
@@ -48,7 +48,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         (classes not in it get 1).  A count may not exceed the number of samples of
         its class.
     init : {"kmeans", "zeros"}, default="kmeans"
-        Starting weights.  ``"kmeans"``: alpha = (m, -|m|^2 / 2) for the k-means
+        Starting weights.  ``"kmeans"``: ``alpha = (m, -|m|^2 / 2)`` for the k-means
         means m of each class (`scipy.cluster.vq.kmeans2`, k-means++ seeding), so
         the untrained machine is the `MinimumDistanceClassifier` over those means.
         ``"zeros"``: all weights zero, as the linear machine starts; the subclasses
@@ -191,7 +191,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
     @staticmethod
     def _initial_weights(X, codes, counts, init, rng):
         """The starting alphas as the columns of a (n_features + 1, n_subclasses)
-        matrix: zeros, or (m, -|m|^2 / 2) for the k-means subclass means m."""
+        matrix: zeros, or ``(m, -|m|^2 / 2)`` for the k-means subclass means m."""
         n_features = X.shape[1]
         if init == "zeros":
             return np.zeros((n_features + 1, int(counts.sum())))

@@ -1,8 +1,10 @@
 """Nearest-neighbour methods: distances, exact search (brute force and
-branch-and-bound), k-NN classification and the asymptotic error bounds."""
+branch-and-bound), k-NN classification, editing and condensing of the training
+set, and the asymptotic error bounds."""
 from .bounds import cover_hart_bounds, edited_nn_error
 from .brute import BruteForce
 from .classifier import KNeighborsClassifier
+from .editing import condense, edit, multiedit
 from .metrics import METRICS, Metric, pairwise_distances
 from .tree import BranchBoundTree
 
@@ -15,4 +17,7 @@ __all__ = [
     "KNeighborsClassifier",
     "cover_hart_bounds",
     "edited_nn_error",
+    "edit",
+    "multiedit",
+    "condense",
 ]

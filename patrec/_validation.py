@@ -21,6 +21,7 @@ __all__ = [
     "check_scalar",
     "check_option",
     "check_random_state",
+    "check_sample_weight",
     "feature_names_of",
 ]
 
@@ -322,3 +323,32 @@ def check_random_state(seed):
     raise TypeError(
         f"random_state must be None, an int or a numpy random generator, got {seed!r}."
     )
+
+
+def check_sample_weight(sample_weight, n_samples):
+    """Validate ``sample_weight`` for ``n_samples`` samples; return a float64 array.
+
+    ``None`` gives ones.  Weights must be one finite, non-negative number per sample,
+    not all zero; the caller's array is never modified (a fresh array is returned).
+    """
+    if sample_weight is None:
+        return np.ones(n_samples, dtype=np.float64)
+    if isinstance(sample_weight, numbers.Number) and not isinstance(sample_weight, bool):
+        weights = np.full(n_samples, sample_weight, dtype=np.float64)
+    else:
+        try:
+            weights = np.array(sample_weight, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"sample_weight must hold numbers: {exc}") from exc
+    if weights.ndim != 1 or weights.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight must have shape ({n_samples},), one weight per sample; "
+            f"got shape {weights.shape}."
+        )
+    if not np.all(np.isfinite(weights)):
+        raise ValueError("sample_weight holds NaN or infinite values.")
+    if np.any(weights < 0):
+        raise ValueError("sample_weight holds negative values; weights must be >= 0.")
+    if not np.any(weights > 0):
+        raise ValueError("sample_weight is zero for every sample.")
+    return weights

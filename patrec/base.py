@@ -15,10 +15,22 @@ import warnings
 
 import numpy as np
 
-from ._validation import check_X, check_labels, encode_labels, feature_names_of
+from ._validation import (
+    check_labels,
+    check_sample_weight,
+    check_X,
+    encode_labels,
+    feature_names_of,
+)
 from .exceptions import not_fitted_error
 
-__all__ = ["BaseEstimator", "ClassifierMixin", "clone", "decision_from_scores"]
+__all__ = [
+    "BaseEstimator",
+    "ClassifierMixin",
+    "WeightedFitMixin",
+    "clone",
+    "decision_from_scores",
+]
 
 
 class BaseEstimator:
@@ -201,13 +213,22 @@ class ClassifierMixin:
         self : object
             The fitted estimator.
         """
+        return self._validate_and_fit(X, y)
+
+    def _validate_and_fit(self, X, y, sample_weight=None):
+        """Validate, encode the labels, then call ``_fit`` (with the weights if given)."""
         names = feature_names_of(X)
         X = check_X(X, accept_sparse=self._accept_sparse, estimator=self)
         classes, codes = encode_labels(check_labels(y, X.shape[0]))
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X.shape[0])
         self._start_fit(X, names)
         self.classes_ = classes
         try:
-            self._fit(X, codes)
+            if sample_weight is None:
+                self._fit(X, codes)
+            else:
+                self._fit(X, codes, sample_weight=sample_weight)
         except BaseException:
             self._forget_fit()  # a failed fit must not leave a half-fitted model
             raise
@@ -258,6 +279,36 @@ class ClassifierMixin:
         tags.target_tags = TargetTags(required=True)
         tags.input_tags.sparse = self._accept_sparse
         return tags
+
+
+class WeightedFitMixin:
+    """Gives a classifier ``fit(X, y, sample_weight=None)``.
+
+    Put it before `ClassifierMixin` in the bases.  The subclass's ``_fit`` then takes
+    ``_fit(X, codes, sample_weight=None)``; it receives validated float64 weights (one
+    finite, non-negative number per sample, not all zero) or ``None`` when the caller
+    gave none, so the unweighted path stays exactly as it was.
+    """
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the classifier.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Class labels: any hashable, sortable values.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weight of each sample; equal weights when None.  What a
+            weight means for this method is said in the class's Notes.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        return self._validate_and_fit(X, y, sample_weight)
 
 
 def decision_from_scores(scores):

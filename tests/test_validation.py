@@ -155,3 +155,44 @@ def test_mixed_label_types_refused_not_renamed():
     with pytest.raises(ValueError, match="cannot be sorted"):
         encode_labels(check_labels([1, "a", 1, "a"]))
     assert check_labels(["a", "b"]).dtype.kind == "U"
+
+
+def test_check_sample_weight_accepts_and_copies():
+    from patrec._validation import check_sample_weight
+
+    given = np.array([1.0, 0.0, 2.5])
+    weights = check_sample_weight(given, 3)
+    assert weights is not given and np.array_equal(weights, given)
+    assert np.array_equal(check_sample_weight(None, 2), [1.0, 1.0])
+    assert np.array_equal(check_sample_weight(2, 2), [2.0, 2.0])
+
+
+@pytest.mark.parametrize("weights, error, text", [
+    ([1.0, 2.0], ValueError, "shape"),
+    ([[1.0, 2.0, 3.0]], ValueError, "shape"),
+    ([1.0, np.nan, 1.0], ValueError, "NaN"),
+    ([1.0, np.inf, 1.0], ValueError, "infinite"),
+    ([1.0, -1.0, 1.0], ValueError, "negative"),
+    ([0.0, 0.0, 0.0], ValueError, "zero"),
+    (["a", "b", "c"], TypeError, "numbers"),
+])
+def test_check_sample_weight_rejects(weights, error, text):
+    from patrec._validation import check_sample_weight
+
+    with pytest.raises(error, match=text):
+        check_sample_weight(weights, 3)
+
+
+def test_reporter_writes_to_stderr_by_level(capsys):
+    from patrec._progress import Reporter
+
+    log = Reporter("demo", verbose=1)
+    log(1, "summary")
+    log(2, "detail")
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "[demo] summary\n"
+    with pytest.raises(ValueError, match="verbose"):
+        Reporter("demo", verbose=-1)
+    with pytest.raises(TypeError, match="verbose"):
+        Reporter("demo", verbose="yes")

@@ -4,7 +4,9 @@ set, and the asymptotic error bounds."""
 from .bounds import cover_hart_bounds, edited_nn_error
 from .brute import BruteForce
 from .classifier import KNeighborsClassifier
-from .editing import condense, edit, multiedit
+from ._history import (CondenseHistory, EditCondenseHistory, EditHistory,
+                       MultieditHistory, MultieditRound)
+from .editing import condense, edit, edit_condense, multiedit
 from .metrics import METRICS, Metric, pairwise_distances
 from .tree import BranchBoundTree
 
@@ -20,4 +22,10 @@ __all__ = [
     "edit",
     "multiedit",
     "condense",
+    "edit_condense",
+    "EditHistory",
+    "MultieditRound",
+    "MultieditHistory",
+    "CondenseHistory",
+    "EditCondenseHistory",
 ]

@@ -1,9 +1,12 @@
-"""What every nearest-neighbour index shares: the stored training set and its checks.
+"""What every nearest-neighbour index shares, and which index to use.
 
 `NeighborIndex` keeps the training samples (mapped once into the space where the
 distance kernels apply, see `Metric.prepare`), validates queries and ``k`` and turns
 the kernels' reduced distances into true distances.  `BruteForce` and
 `BranchBoundTree` derive from it and only implement ``_kneighbors``.
+
+`choose_algorithm` and `build_index` are the one place where the search method is
+chosen: the k-NN classifier and the editing functions both ask here.
 
 Dtype rule: the training set keeps its dtype (float32 or float64) and queries are
 cast to it, so float32 training data is searched with float32 kernels throughout.
@@ -16,7 +19,7 @@ from .._parallel import run_row_ranges
 from .._validation import check_scalar, check_X
 from .metrics import Metric
 
-__all__ = ["NeighborIndex"]
+__all__ = ["NeighborIndex", "choose_algorithm", "build_index", "prepare_rows"]
 
 
 class NeighborIndex:
@@ -57,18 +60,7 @@ class NeighborIndex:
         return np.ascontiguousarray(self._prepare(X.astype(self.dtype, copy=False)))
 
     def _prepare(self, X):
-        """Map rows for the kernels; the map (mahalanobis's) must not overflow."""
-        if self._metric.transform is None:
-            return X
-        with np.errstate(over="ignore", invalid="ignore"):
-            mapped = self._metric.prepare(X)
-        if not np.isfinite(mapped).all():
-            raise ValueError(
-                f"Mapping the data for the {self._metric.name} distance overflows "
-                f"{mapped.dtype}: the data values (or VI) are too large. Rescale the "
-                "data first."
-            )
-        return mapped
+        return prepare_rows(self._metric, X)
 
     def _check_k(self, k):
         check_scalar(k, "k", numbers.Integral, low=1)
@@ -132,6 +124,30 @@ class NeighborIndex:
         self._metric.check_finite(distances)  # overflow: a clear error, not ties
         return self._metric.finish(distances), indices, evaluations
 
+    def query_others(self, k, n_jobs=None):
+        """The ``k`` nearest *other* training samples of every training sample.
+
+        Each sample is searched among all training samples and then dropped from its
+        own neighbours; should ``k + 1`` duplicates of it with lower indices hide it,
+        the farthest of the ``k + 1`` is dropped instead, so exactly ``k`` remain.
+
+        Returns
+        -------
+        distances : ndarray of shape (n_samples, k)
+        indices : ndarray of shape (n_samples, k), dtype intp
+        """
+        check_scalar(k, "k", numbers.Integral, low=1)
+        if k >= self.n_samples:
+            raise ValueError(
+                f"{k} neighbours of each training sample were asked for, but only "
+                f"{self.n_samples - 1} other training samples exist."
+            )
+        distances, indices, _ = self._query(None, k + 1, n_jobs, training=True)
+        itself = indices == np.arange(len(indices))[:, None]
+        itself[~itself.any(axis=1), -1] = True  # not found: drop the farthest
+        keep = ~itself
+        return distances[keep].reshape(-1, k), indices[keep].reshape(-1, k)
+
     def _training_rows(self):
         """The prepared training samples in their original order."""
         return self._data
@@ -146,3 +162,50 @@ class NeighborIndex:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+
+
+def prepare_rows(metric, X):
+    """Rows of ``X`` mapped for the kernels of `Metric` ``metric`` (only mahalanobis
+    moves them); a clear error when the map overflows."""
+    if metric.transform is None:
+        return X
+    with np.errstate(over="ignore", invalid="ignore"):
+        mapped = metric.prepare(X)
+    if not np.isfinite(mapped).all():
+        raise ValueError(
+            f"Mapping the data for the {metric.name} distance overflows "
+            f"{mapped.dtype}: the data values (or VI) are too large. Rescale the "
+            "data first."
+        )
+    return mapped
+
+
+def choose_algorithm(n_samples, n_features, metric, p=2):
+    """The search method ``algorithm="auto"`` picks for a training set.
+
+    The branch-and-bound tree wins when its rules prune most of the samples: in low
+    dimension with many samples.  In higher dimension almost nothing is pruned and
+    brute force (with the GEMM path for euclidean distances) is faster.  The rule,
+    from ``benchmarks/bench_neighbors.py``: brute force below 2048 training samples
+    (building the tree would not pay off); otherwise the tree up to 10 features for
+    the euclidean-type metrics, whose brute force runs on GEMM, and up to 16 for the
+    others; brute force beyond.
+    """
+    if n_samples < 2048:
+        return "brute"
+    euclidean = (metric in ("euclidean", "sqeuclidean", "mahalanobis")
+                 or (metric == "minkowski" and p == 2))
+    return "bnb" if n_features <= (10 if euclidean else 16) else "brute"
+
+
+def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto"):
+    """The search index over validated ``X`` for ``algorithm`` ("auto", "brute",
+    "bnb"); returns ``(index, algorithm)`` with the method actually used."""
+    from .brute import BruteForce  # (they derive from NeighborIndex, defined above)
+    from .tree import BranchBoundTree
+
+    if algorithm == "auto":
+        algorithm = choose_algorithm(X.shape[0], X.shape[1], metric, p)
+    if algorithm == "bnb":
+        return BranchBoundTree(X, metric, p, metric_params, random_state=0), algorithm
+    return BruteForce(X, metric, p, metric_params), algorithm

@@ -15,8 +15,8 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_option, check_scalar
-from .brute import BruteForce
-from .tree import BranchBoundTree
+from ._index import build_index, choose_algorithm  # noqa: F401 (documented here)
+from ._voting import count_votes
 
 __all__ = ["KNeighborsClassifier"]
 
@@ -26,24 +26,6 @@ WEIGHTS = ("uniform", "distance")
 # Queries are classified in chunks of this many rows, so that the neighbour arrays
 # of a huge query set are never all held at once.
 _CHUNK_ROWS = 16384
-
-
-def choose_algorithm(n_samples, n_features, metric, p=2):
-    """The search method ``algorithm="auto"`` picks for a training set.
-
-    The branch-and-bound tree wins when its rules prune most of the samples: in low
-    dimension with many samples.  In higher dimension almost nothing is pruned and
-    brute force (with the GEMM path for euclidean distances) is faster.  The rule,
-    from ``benchmarks/bench_neighbors.py``: brute force below 2048 training samples
-    (building the tree would not pay off); otherwise the tree up to 10 features for
-    the euclidean-type metrics, whose brute force runs on GEMM, and up to 16 for the
-    others; brute force beyond.
-    """
-    if n_samples < 2048:
-        return "brute"
-    euclidean = (metric in ("euclidean", "sqeuclidean", "mahalanobis")
-                 or (metric == "minkowski" and p == 2))
-    return "bnb" if n_features <= (10 if euclidean else 16) else "brute"
 
 
 class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
@@ -153,14 +135,8 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
                     f"reject_label={self.reject_label!r} is one of the classes; choose "
                     "a label that no class uses."
                 )
-        algorithm = self.algorithm
-        if algorithm == "auto":
-            algorithm = choose_algorithm(X.shape[0], X.shape[1], self.metric, self.p)
-        if algorithm == "bnb":
-            self._index = BranchBoundTree(X, self.metric, self.p, self.metric_params,
-                                          random_state=0)
-        else:
-            self._index = BruteForce(X, self.metric, self.p, self.metric_params)
+        self._index, algorithm = build_index(X, self.metric, self.p,
+                                             self.metric_params, self.algorithm)
         self._codes = codes
         self.fit_algorithm_ = algorithm
         self.n_samples_fit_ = X.shape[0]
@@ -201,12 +177,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
                 f"n_neighbors={k} neighbours of each training sample were asked for, "
                 f"but only {self.n_samples_fit_ - 1} other training samples exist."
             )
-        distances, indices, _ = self._index._query(None, k + 1, self.n_jobs,
-                                                   training=True)
-        itself = indices == np.arange(len(indices))[:, None]
-        itself[~itself.any(axis=1), -1] = True  # not found: drop the farthest
-        keep = ~itself
-        return (distances[keep].reshape(-1, k), indices[keep].reshape(-1, k))
+        return self._index.query_others(k, self.n_jobs)
 
     def predict_proba(self, X):
         """Each class's share of the (weighted) vote of the k nearest neighbours.
@@ -231,11 +202,8 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         return proba
 
     def _votes(self, distances, indices, n_classes):
-        n_rows = indices.shape[0]
-        weights = self._vote_weights(distances)
-        slots = (np.arange(n_rows)[:, None] * n_classes + self._codes[indices]).ravel()
-        votes = np.bincount(slots, weights=None if weights is None else weights.ravel(),
-                            minlength=n_rows * n_classes).reshape(n_rows, n_classes)
+        votes = count_votes(self._codes[indices], n_classes,
+                            self._vote_weights(distances))
         return votes / votes.sum(axis=1, keepdims=True)
 
     def _vote_weights(self, distances):

@@ -19,7 +19,8 @@ from .._parallel import run_row_ranges
 from .._validation import check_scalar, check_X
 from .metrics import Metric
 
-__all__ = ["NeighborIndex", "choose_algorithm", "build_index", "prepare_rows"]
+__all__ = ["NeighborIndex", "choose_algorithm", "search_costs", "tree_evaluations",
+           "build_index", "prepare_rows"]
 
 
 class NeighborIndex:
@@ -180,32 +181,84 @@ def prepare_rows(metric, X):
     return mapped
 
 
-def choose_algorithm(n_samples, n_features, metric, p=2):
-    """The search method ``algorithm="auto"`` picks for a training set.
+# The cost model of ``algorithm="auto"``, in nanoseconds, measured single-threaded on
+# Gaussian data (brute force and BranchBoundTree, k = 5, d = 2 to 16, 2 048 to 32 768
+# training samples; see benchmarks/bench_neighbors.py and bench_editing.py):
+#   brute force, per (query, sample) pair: 5 + 0.3 d with the GEMM filter
+#       (euclidean family), 15 + d computing every distance directly;
+#   tree: building, 30 000 per sample (k-means at every node); searching,
+#       3 000 per query plus 20 + 4 d per distance evaluation;
+#   evaluations per query: 2048 f(d) (n / 2048)^b(d), at most n, with
+#       f(d) = 1 - exp(-0.012 d^2) (the share of 2 048 samples visited) and
+#       b(d) = 0.05 + 0.055 d (how fast the visits grow with n).
+_BRUTE_GEMM_PAIR = (5.0, 0.3)
+_BRUTE_DIRECT_PAIR = (15.0, 1.0)
+_TREE_BUILD_SAMPLE = 30000.0
+_TREE_QUERY = 3000.0
+_TREE_EVALUATION = (20.0, 4.0)
 
-    The branch-and-bound tree wins when its rules prune most of the samples: in low
-    dimension with many samples.  In higher dimension almost nothing is pruned and
-    brute force (with the GEMM path for euclidean distances) is faster.  The rule,
-    from ``benchmarks/bench_neighbors.py``: brute force below 2048 training samples
-    (building the tree would not pay off); otherwise the tree up to 10 features for
-    the euclidean-type metrics, whose brute force runs on GEMM, and up to 16 for the
-    others; brute force beyond.
+
+def tree_evaluations(n_samples, n_features):
+    """The distance evaluations a tree search is expected to make per query."""
+    share = 1.0 - np.exp(-0.012 * n_features ** 2)
+    growth = min(1.0, 0.05 + 0.055 * n_features)
+    return min(float(n_samples), 2048 * share * (n_samples / 2048) ** growth)
+
+
+def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True):
+    """Predicted time (ns) of brute force and of a tree for ``n_queries`` searches
+    (default: as many as training samples); ``build=False`` leaves out building
+    the tree (a tree built once and searched many times)."""
+    n_queries = n_samples if n_queries is None else n_queries
+    gemm = (metric in ("euclidean", "sqeuclidean", "mahalanobis")
+            or (metric == "minkowski" and p == 2))
+    fixed, per_feature = _BRUTE_GEMM_PAIR if gemm else _BRUTE_DIRECT_PAIR
+    brute = n_queries * n_samples * (fixed + per_feature * n_features)
+    fixed, per_feature = _TREE_EVALUATION
+    tree = n_queries * (_TREE_QUERY + tree_evaluations(n_samples, n_features)
+                        * (fixed + per_feature * n_features))
+    if build:
+        tree += n_samples * _TREE_BUILD_SAMPLE
+    return brute, tree
+
+
+def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None):
+    """The search method ``algorithm="auto"`` picks: ``"brute"`` or ``"bnb"``.
+
+    The cheaper by the measured cost model above: brute force costs a fixed time
+    per (query, training sample) pair, fast on GEMM for the euclidean family; the
+    branch-and-bound tree costs its construction plus, per query, the distance
+    evaluations its rules do not prune, which grow with the dimension and (slowly)
+    with the number of samples.  With ``n_queries`` known (editing searches every
+    sample once) the construction counts; without it (a classifier's ``fit``) the
+    index is expected to serve many queries and only the cost per query counts.
+    So the tree is picked in low dimension with many samples, brute force
+    otherwise.
+
+    Examples
+    --------
+    >>> choose_algorithm(100_000, 2, "euclidean")
+    'bnb'
+    >>> choose_algorithm(20_000, 10, "euclidean", n_queries=20_000)
+    'brute'
+    >>> choose_algorithm(100, 2, "euclidean")
+    'brute'
     """
-    if n_samples < 2048:
-        return "brute"
-    euclidean = (metric in ("euclidean", "sqeuclidean", "mahalanobis")
-                 or (metric == "minkowski" and p == 2))
-    return "bnb" if n_features <= (10 if euclidean else 16) else "brute"
+    brute, tree = search_costs(n_samples, n_features, metric, p,
+                               n_queries=n_queries, build=n_queries is not None)
+    return "bnb" if tree < brute else "brute"
 
 
-def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto"):
+def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto",
+                n_queries=None):
     """The search index over validated ``X`` for ``algorithm`` ("auto", "brute",
-    "bnb"); returns ``(index, algorithm)`` with the method actually used."""
+    "bnb"; "auto" expecting ``n_queries`` searches, see `choose_algorithm`);
+    returns ``(index, algorithm)`` with the method actually used."""
     from .brute import BruteForce  # (they derive from NeighborIndex, defined above)
     from .tree import BranchBoundTree
 
     if algorithm == "auto":
-        algorithm = choose_algorithm(X.shape[0], X.shape[1], metric, p)
+        algorithm = choose_algorithm(X.shape[0], X.shape[1], metric, p, n_queries)
     if algorithm == "bnb":
         return BranchBoundTree(X, metric, p, metric_params, random_state=0), algorithm
     return BruteForce(X, metric, p, metric_params), algorithm

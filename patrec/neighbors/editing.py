@@ -24,14 +24,14 @@ import warnings
 
 import numpy as np
 
-from .._parallel import effective_n_jobs, run_row_ranges
+from .._parallel import effective_n_jobs
 from .._progress import Reporter
 from .._validation import (check_labels, check_option, check_random_state,
                            check_scalar, check_X, encode_labels)
-from . import _condense as _hart
 from ._history import (CondenseHistory, EditCondenseHistory, EditHistory,
                        MultieditHistory, MultieditRound)
-from ._index import build_index, prepare_rows
+from ._index import build_index, search_costs
+from ._store import GrowingStore
 from ._voting import count_votes
 from .metrics import Metric
 
@@ -177,7 +177,8 @@ def _edit(X, codes, targeted, k, max_iter, kind_sel, metric, p, metric_params, n
     alive = np.arange(X.shape[0])
     removed = []
     while len(removed) < max_iter and alive.shape[0] > k:
-        index, _ = build_index(X[alive], metric, p, metric_params)
+        index, _ = build_index(X[alive], metric, p, metric_params,
+                               n_queries=alive.shape[0])
         _, neighbours = index.query_others(k, n_jobs)
         own = codes[alive]
         neighbour_codes = own[neighbours]
@@ -302,15 +303,26 @@ def _multiedit(X, codes, targeted, n_splits, max_iter, metric, p, metric_params,
                n_jobs, log):
     alive = np.arange(X.shape[0])
     rounds = []
+    store = None
+    brute, tree = search_costs(X.shape[0] // n_splits, X.shape[1], metric, p,
+                               build=False)
+    if tree < brute:
+        # a k-d tree built once over all samples serves every round and subset
+        store = GrowingStore(X, Metric(metric, p, metric_params, X.shape[1]), n_jobs)
     while len(rounds) < max_iter and alive.shape[0] >= n_splits:
         subsets = np.array_split(rng.permutation(alive), n_splits)
         discarded = []
         for i, judged in enumerate(subsets):
             judge = subsets[(i + 1) % n_splits]
-            index, _ = build_index(X[judge], metric, p, metric_params)
-            nearest = index.query(X[judged], 1, return_distance=False,
-                                  n_jobs=n_jobs)[:, 0]
-            wrong = (codes[judge[nearest]] != codes[judged]) & targeted[codes[judged]]
+            if store is None:
+                index, _ = build_index(X[judge], metric, p, metric_params, "brute")
+                nearest = judge[index.query(X[judged], 1, return_distance=False,
+                                            n_jobs=n_jobs)[:, 0]]
+            else:
+                store.clear()
+                store.add(judge)  # ranks in subset order: ties to the lower index
+                nearest = store.nearest(judged)
+            wrong = (codes[nearest] != codes[judged]) & targeted[codes[judged]]
             discarded.append(judged[wrong])
         rounds.append(MultieditRound(tuple(subsets), tuple(discarded)))
         wrong = np.concatenate(discarded)
@@ -413,8 +425,6 @@ def _visiting_order(n_samples, random_state):
     return check_random_state(random_state).permutation(n_samples)
 
 
-# The k-d tree's leaves hold at most this many samples.
-_LEAF_SIZE = 8
 # Batches of samples searched together: the batch size adapts so that a sample is
 # compared directly with about this many samples stored in its own batch.
 _BATCH_WORK = 32
@@ -422,92 +432,38 @@ _BATCH_MIN, _BATCH_MAX = 32, 4096
 
 
 def _condense(X, codes, targeted, order, spec, n_jobs, log):
-    """Hart's rule over prepared data (see `condense`); returns a `CondenseHistory`
-    with indices into ``X``."""
-    data = np.ascontiguousarray(prepare_rows(spec, X))
-    _check_distances_finite(spec, data)
-    n_samples, n_features = data.shape
-    n_threads = effective_n_jobs(n_jobs)
-
-    size = _hart.tree_size(n_samples, _LEAF_SIZE)
-    perm = np.arange(n_samples, dtype=np.intp)
-    node_start, node_end, node_left, parent = (np.empty(size, dtype=np.intp)
-                                               for _ in range(4))
-    leaf_of = np.empty(n_samples, dtype=np.intp)
-    n_nodes = _hart.build_tree(data, _LEAF_SIZE, perm, node_start, node_end,
-                                   node_left, parent, leaf_of)
-    position = np.empty(n_samples, dtype=np.intp)
-    position[perm] = np.arange(n_samples)
-    count = np.zeros(n_nodes, dtype=np.intp)
-    box_low = np.full((n_nodes, n_features), np.inf, dtype=data.dtype)
-    box_high = np.full((n_nodes, n_features), -np.inf, dtype=data.dtype)
-    # rounding margin of the pruning test (see _condense.pyx)
-    slack = 8 * (n_features + 8) * np.finfo(data.dtype).eps / 2
-    grow = (1 + slack) / (1 - slack)
-    tiny = 8 * (n_features + 8) * float(np.finfo(data.dtype).tiny)
-
-    store = np.empty(n_samples, dtype=np.intp)
-    rank_of = np.full(n_samples, -1, dtype=np.intp)
-    best = np.full(n_samples, np.inf)
-    best_rank = np.full(n_samples, -1, dtype=np.intp)
-    checked = np.zeros(n_samples, dtype=np.intp)
-
-    def add_to_tree(start, stop):
-        _hart.insert(data, store[start:stop], perm, position, node_start, parent,
-                         leaf_of, count, box_low, box_high)
-
+    """Hart's rule (see `condense`); returns a `CondenseHistory` with indices into
+    ``X``."""
+    store = GrowingStore(X, spec, n_jobs)
+    n_samples = X.shape[0]
     seeds = order[~targeted[codes[order]]]
     if seeds.shape[0] == 0:
         seeds = order[:1]
-    n_stored = seeds.shape[0]
-    store[:n_stored] = seeds
-    rank_of[seeds] = np.arange(n_stored)
-    add_to_tree(0, n_stored)
-
+    store.add(seeds)
     passes = []
     batch = _BATCH_MIN
     while True:
-        pass_start = n_stored
+        pass_start = store.size
         start = 0
         while start < n_samples:
             samples = order[start:start + batch]
             start += batch
-            samples = samples[rank_of[samples] < 0]
+            samples = samples[store.rank_of[samples] < 0]
             if samples.shape[0] == 0:
                 continue
-            tree_size = n_stored
-
-            def search(lo, hi, samples=samples, tree_size=tree_size):
-                _hart.query_batch(spec.kind, spec.p, data, samples[lo:hi], perm,
-                                      node_start, node_left, count, box_low, box_high,
-                                      rank_of, tree_size, grow, tiny, best, best_rank,
-                                      checked)
-
-            if n_threads > 1 and samples.shape[0] >= 256:
-                run_row_ranges(search, samples.shape[0], n_threads)
-            else:
-                search(0, samples.shape[0])
-            n_stored = _hart.resolve_batch(spec.kind, spec.p, data, codes, samples,
-                                               best, best_rank, checked, store, rank_of,
-                                               n_stored)
-            add_to_tree(tree_size, n_stored)
-            added = (n_stored - tree_size) / samples.shape[0]
-            batch = int(min(max(_BATCH_WORK / max(added, 1e-9), _BATCH_MIN * n_threads),
-                            _BATCH_MAX * n_threads))
-        passes.append(store[pass_start:n_stored].copy())
-        log(2, f"pass {len(passes)}: stored {n_stored - pass_start} samples "
-               f"(store: {n_stored})")
-        if n_stored == pass_start:
+            store.search(samples)
+            added = store.hart_batch(samples, codes) / samples.shape[0]
+            batch = int(min(max(_BATCH_WORK / max(added, 1e-9),
+                                _BATCH_MIN * store.n_threads),
+                            _BATCH_MAX * store.n_threads))
+        passes.append(store.store[pass_start:store.size].copy())
+        log(2, f"pass {len(passes)}: stored {store.size - pass_start} samples "
+               f"(store: {store.size})")
+        if store.size == pass_start:
             break
-    log(1, f"kept {n_stored} of {n_samples} samples after {len(passes)} pass(es)")
+    log(1, f"kept {store.size} of {n_samples} samples after {len(passes)} pass(es)")
     return CondenseHistory(order=np.asarray(order, dtype=np.intp), seeds=seeds.copy(),
                            passes=tuple(passes))
-
-
-def _check_distances_finite(spec, data):
-    """A clear error when the data are so large that distances overflow."""
-    corners = np.stack((data.min(axis=0), data.max(axis=0)))
-    spec.check_finite(spec.reduced(corners[:1], corners[1:]))
 
 
 def edit_condense(X, y, n_splits=3, max_iter=100, metric="euclidean", p=2,

@@ -22,10 +22,9 @@ the same job (a condensed or edited training set).  Single thread.
 """
 import json
 import sys
-import time
 
 import _common  # noqa: F401  (sets the single-thread limits before numpy)
-from _common import quick, report
+from _common import median_time, quick, report
 
 import numpy as np
 from imblearn.under_sampling import (AllKNN, CondensedNearestNeighbour,
@@ -50,22 +49,13 @@ def gaussians(n, d, n_classes, seed=0):
     return X, y
 
 
-def timed(call, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
-
-
 def interleaved(ours, theirs, repeats):
     """Medians of alternating runs (theirs may be None: not run)."""
     mine, others = [], []
     for _ in range(repeats):
-        mine.append(timed(ours, 1))
+        mine.append(median_time(ours, 1))
         if theirs is not None:
-            others.append(timed(theirs, 1))
+            others.append(median_time(theirs, 1))
     return float(np.median(mine)), (float(np.median(others)) if others else None)
 
 

@@ -24,3 +24,7 @@ def resolve_batch(kind: int, p: float, X: npt.NDArray[np.floating],
                   best: npt.NDArray[np.float64], best_rank: npt.NDArray[np.intp],
                   checked: npt.NDArray[np.intp], store: npt.NDArray[np.intp],
                   rank_of: npt.NDArray[np.intp], n_stored: int) -> int: ...
+def catch_up_batch(kind: int, p: float, X: npt.NDArray[np.floating],
+                   stored_rows: npt.NDArray[np.floating], samples: npt.NDArray[np.intp],
+                   n_stored: int, best: npt.NDArray[np.float64],
+                   best_rank: npt.NDArray[np.intp], checked: npt.NDArray[np.intp]) -> None: ...

@@ -295,3 +295,25 @@ def resolve_batch(int kind, double p, const floating[:, ::1] X,
                 rank_of[i] = n_stored
                 n_stored += 1
     return n_stored
+
+
+def catch_up_batch(int kind, double p, const floating[:, ::1] X,
+                   const floating[:, ::1] stored_rows, const intp_t[::1] samples,
+                   intp_t n_stored, double[::1] best, intp_t[::1] best_rank,
+                   intp_t[::1] checked):
+    """`query_batch` without a tree: each sample is compared directly with the
+    samples stored since it was last checked (rows ``stored_rows[checked:n_stored]``),
+    so no (sample, stored sample) pair is ever measured twice.  Later ranks win only
+    when strictly nearer."""
+    cdef MetricKind metric = <MetricKind> kind
+    cdef intp_t n_features = X.shape[1], s, i, r
+    cdef double d
+    with nogil:
+        for s in range(samples.shape[0]):
+            i = samples[s]
+            for r in range(checked[i], n_stored):
+                d = rdist(metric, p, &X[i, 0], &stored_rows[r, 0], n_features)
+                if d < best[i]:
+                    best[i] = d
+                    best_rank[i] = r
+            checked[i] = n_stored

@@ -31,6 +31,10 @@ class GrowingStore:
     metric : Metric
     n_jobs : int or None
         Threads of `search`.
+    use_tree : bool, default=True
+        False: no tree; a search compares each sample directly with the samples
+        stored since its last search (better in high dimension, where a tree
+        prunes little).
 
     Attributes
     ----------
@@ -41,21 +45,24 @@ class GrowingStore:
         sample as last searched (``inf`` and -1 before).
     """
 
-    def __init__(self, X, metric, n_jobs=None):
+    def __init__(self, X, metric, n_jobs=None, use_tree=True):
         data = np.ascontiguousarray(prepare_rows(metric, X))
         corners = np.stack((data.min(axis=0), data.max(axis=0)))
         metric.check_finite(metric.reduced(corners[:1], corners[1:]))  # no overflow
-        self.data, self.metric = data, metric
+        self.data, self.metric, self.use_tree = data, metric, use_tree
+        self.stored_rows = np.empty_like(data)
         self.n_threads = effective_n_jobs(n_jobs)
         n_samples, n_features = data.shape
-        size = _condense.tree_size(n_samples, _LEAF_SIZE)
+        size = _condense.tree_size(n_samples if use_tree else 1, _LEAF_SIZE)
         self.perm = np.arange(n_samples, dtype=np.intp)
         self.node_start, node_end, self.node_left, self.parent = (
             np.empty(size, dtype=np.intp) for _ in range(4))
         self.leaf_of = np.empty(n_samples, dtype=np.intp)
-        n_nodes = _condense.build_tree(data, _LEAF_SIZE, self.perm, self.node_start,
+        n_nodes = _condense.build_tree(data if use_tree else data[:1], _LEAF_SIZE,
+                                       self.perm[:n_samples if use_tree else 1],
+                                       self.node_start,
                                        node_end, self.node_left, self.parent,
-                                       self.leaf_of)
+                                       self.leaf_of)  # (one dummy node without)
         self.position = np.empty(n_samples, dtype=np.intp)
         self.position[self.perm] = np.arange(n_samples)
         self.count = np.zeros(n_nodes, dtype=np.intp)
@@ -92,16 +99,24 @@ class GrowingStore:
 
     def _insert(self, start, stop):
         samples = self.store[start:stop]
+        self.stored_rows[start:stop] = self.data[samples]
+        self.size = stop
+        if not self.use_tree:
+            return
         if samples.shape[0] > _THREADED_BATCH:  # in tree order: fewer cache misses
             samples = samples[np.argsort(self.position[samples])]
         _condense.insert(self.data, samples, self.perm, self.position,
                          self.node_start, self.parent, self.leaf_of, self.count,
                          self.box_low, self.box_high)
-        self.size = stop
 
     def search(self, samples):
         """Bring ``best``/``best_rank`` of ``samples`` up to date with the store."""
         def rows(lo, hi):
+            if not self.use_tree:
+                _condense.catch_up_batch(self.metric.kind, self.metric.p, self.data,
+                                         self.stored_rows, samples[lo:hi], self.size,
+                                         self.best, self.best_rank, self.checked)
+                return
             _condense.query_batch(self.metric.kind, self.metric.p, self.data,
                                   samples[lo:hi], self.perm, self.node_start,
                                   self.node_left, self.count, self.box_low,

@@ -434,8 +434,9 @@ _BATCH_MIN, _BATCH_MAX = 32, 4096
 def _condense(X, codes, targeted, order, spec, n_jobs, log):
     """Hart's rule (see `condense`); returns a `CondenseHistory` with indices into
     ``X``."""
-    store = GrowingStore(X, spec, n_jobs)
     n_samples = X.shape[0]
+    brute, tree = search_costs(n_samples, X.shape[1], spec.name, spec.p, build=False)
+    store = GrowingStore(X, spec, n_jobs, use_tree=tree < brute)
     seeds = order[~targeted[codes[order]]]
     if seeds.shape[0] == 0:
         seeds = order[:1]

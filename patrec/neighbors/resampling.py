@@ -36,9 +36,17 @@ SAMPLING_STRATEGIES = ("auto", "all", "majority", "not minority", "not majority"
 class _Resampler(BaseEstimator):
     """The sampler protocol: validate, choose the classes, reduce, return rows.
 
-    A subclass implements ``_reduce(X, y, target_classes)``, returning the sorted
-    indices of the rows kept (one of the editing functions).
+    A subclass names its editing function in ``_function``; it is called with the
+    subclass's parameters (all but ``sampling_strategy``) and the targeted classes,
+    and returns the sorted indices of the rows kept.
     """
+
+    _function = None
+
+    def _reduce(self, X, y, target_classes):
+        params = self.get_params(deep=False)
+        del params["sampling_strategy"]
+        return type(self)._function(X, y, target_classes=target_classes, **params)
 
     def fit(self, X, y):
         """Run `fit_resample` and keep only the fitted attributes; return self."""
@@ -219,6 +227,7 @@ _SAMPLING = """
 
 
 class Editing(_Resampler):
+    _function = staticmethod(edit)
     __doc__ = f"""Wilson's editing (`edit`) as a resampler.
 
     Parameters
@@ -265,14 +274,10 @@ class Editing(_Resampler):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _reduce(self, X, y, target_classes):
-        return edit(X, y, n_neighbors=self.n_neighbors, max_iter=self.max_iter,
-                    kind_sel=self.kind_sel, metric=self.metric, p=self.p,
-                    metric_params=self.metric_params, target_classes=target_classes,
-                    n_jobs=self.n_jobs, verbose=self.verbose)
 
 
 class MultiEditing(_Resampler):
+    _function = staticmethod(multiedit)
     __doc__ = f"""Devijver and Kittler's multi-edit (`multiedit`) as a resampler.
 
     Parameters
@@ -314,14 +319,10 @@ class MultiEditing(_Resampler):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _reduce(self, X, y, target_classes):
-        return multiedit(X, y, n_splits=self.n_splits, max_iter=self.max_iter,
-                         metric=self.metric, p=self.p, metric_params=self.metric_params,
-                         random_state=self.random_state, target_classes=target_classes,
-                         n_jobs=self.n_jobs, verbose=self.verbose)
 
 
 class Condensing(_Resampler):
+    _function = staticmethod(condense)
     __doc__ = f"""Hart's condensed nearest neighbour (`condense`) as a resampler.
 
     Parameters
@@ -361,14 +362,10 @@ class Condensing(_Resampler):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _reduce(self, X, y, target_classes):
-        return condense(X, y, metric=self.metric, p=self.p,
-                        metric_params=self.metric_params, random_state=self.random_state,
-                        target_classes=target_classes, n_jobs=self.n_jobs,
-                        verbose=self.verbose)
 
 
-class EditCondensing(_Resampler):
+class EditCondensing(MultiEditing):
+    _function = staticmethod(edit_condense)
     __doc__ = f"""Multi-edit, then condense (`edit_condense`) as a resampler.
 
     Parameters
@@ -395,24 +392,3 @@ class EditCondensing(_Resampler):
     >>> y_kept
     array([0, 0, 1])
     """
-
-    def __init__(self, sampling_strategy="auto", n_splits=3, max_iter=100,
-                 metric="euclidean", p=2, metric_params=None, random_state=None,
-                 n_jobs=None, verbose=0):
-        self.sampling_strategy = sampling_strategy
-        self.n_splits = n_splits
-        self.max_iter = max_iter
-        self.metric = metric
-        self.p = p
-        self.metric_params = metric_params
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.verbose = verbose
-
-    def _reduce(self, X, y, target_classes):
-        return edit_condense(X, y, n_splits=self.n_splits, max_iter=self.max_iter,
-                             metric=self.metric, p=self.p,
-                             metric_params=self.metric_params,
-                             random_state=self.random_state,
-                             target_classes=target_classes, n_jobs=self.n_jobs,
-                             verbose=self.verbose)

@@ -231,10 +231,19 @@ METRIC_CASES = [("euclidean", {}), ("sqeuclidean", {}), ("cityblock", {}),
                 ("mahalanobis", "VI")]
 
 
+@pytest.fixture(params=["tree", "rows"])
+def store_kind(request, monkeypatch):
+    """Condense searching the growing k-d tree, or comparing rows directly."""
+    costs = (1.0, 0.0) if request.param == "tree" else (0.0, 1.0)
+    monkeypatch.setattr(patrec.neighbors.editing, "search_costs",
+                        lambda *args, **kwargs: costs)
+    return request.param
+
+
 @pytest.mark.parametrize("metric, params", METRIC_CASES)
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("seed", range(8))
-def test_condense_equals_one_row_per_addition(metric, params, dtype, seed):
+def test_condense_equals_one_row_per_addition(metric, params, dtype, seed, store_kind):
     rng = np.random.default_rng(seed)
     n, d, n_classes = int(rng.integers(30, 400)), int(rng.integers(1, 6)), 2 + seed % 3
     y = rng.integers(0, n_classes, n)
@@ -252,7 +261,7 @@ def test_condense_equals_one_row_per_addition(metric, params, dtype, seed):
         _condense_rows(X, y, order, metric, **params))
 
 
-def test_condense_large_equals_one_row_per_addition():
+def test_condense_large_equals_one_row_per_addition(store_kind):
     # many batches, several passes, the store growing in every part of the tree
     X, y = _blobs(1500, [[0, 0], [1.2, 0], [0.4, 1.0]], 1.0, 21)
     for random_state in (None, 3):
@@ -447,3 +456,27 @@ def test_verbose_reports_to_stderr(reduce, name, capsys):
     assert capsys.readouterr().err == ""
     with pytest.raises(ValueError, match="verbose"):
         reduce(X, y, verbose=-1)
+
+
+def test_private_helpers_doctests():
+    import patrec.neighbors._index
+    import patrec.neighbors._voting
+    for module in (patrec.neighbors._index, patrec.neighbors._voting):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0
+
+
+def test_growing_store_nearest_equals_brute_force():
+    from patrec.neighbors import BruteForce
+    from patrec.neighbors._store import GrowingStore
+    rng = np.random.default_rng(40)
+    X = np.round(rng.normal(size=(600, 3)), 1)  # ties between equal distances
+    for metric in ("euclidean", "cityblock", "chebyshev"):
+        store = GrowingStore(X, Metric(metric), n_jobs=2)
+        for _ in range(2):  # the store is emptied and refilled
+            judge, judged = np.split(rng.permutation(600), [250])
+            store.clear()
+            store.add(judge)
+            expected = BruteForce(X[judge], metric).query(
+                X[judged], 1, return_distance=False)[:, 0]
+            np.testing.assert_array_equal(store.nearest(judged), judge[expected])

@@ -254,8 +254,11 @@ def multiedit(X, y, n_splits=3, max_iter=100, metric="euclidean", p=2,
     Notes
     -----
     Cost per iteration: one 1-NN search for every remaining sample, in an index of
-    about n / ``n_splits`` samples.  Editing stops early when fewer than
-    ``n_splits`` samples are left.
+    about n / ``n_splits`` samples.  In low dimension the index is a k-d tree built
+    once over all samples, which each subset in turn fills (see `condense`); else
+    brute force, as the cost model of ``choose_algorithm`` decides.  Ties go to the
+    judging sample that comes first in its subset.  Editing stops early when fewer
+    than ``n_splits`` samples are left.
 
     References
     ----------
@@ -395,6 +398,10 @@ def condense(X, y, metric="euclidean", p=2, metric_params=None, random_state=Non
     result is exactly that of Hart's one-at-a-time rule.  Cost: about one tree
     search per sample and pass; in low dimension O(n_samples log n_samples) per
     pass, against O(n_kept * n_samples) for a distance row per stored sample.
+    In high dimension, where the cost model of ``choose_algorithm`` says a tree
+    would prune little, each sample is instead compared directly with the samples
+    stored since it was last checked: every (sample, stored sample) distance is
+    computed at most once, O(n_kept * n_samples) in all.
 
     References
     ----------

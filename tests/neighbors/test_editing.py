@@ -480,3 +480,15 @@ def test_growing_store_nearest_equals_brute_force():
             expected = BruteForce(X[judge], metric).query(
                 X[judged], 1, return_distance=False)[:, 0]
             np.testing.assert_array_equal(store.nearest(judged), judge[expected])
+
+
+@pytest.mark.parametrize("d", [2, 12])
+def test_threads_give_the_same_result(d):
+    X, y = _blobs(700, [[0] * d, [1.0] + [0] * (d - 1)], 1.0, 41)
+    for reduce, params in ((edit, {"max_iter": 3}), (multiedit, {"random_state": 1}),
+                           (condense, {"random_state": 1}),
+                           (edit_condense, {"random_state": 1})):
+        np.testing.assert_array_equal(reduce(X, y, n_jobs=2, **params),
+                                      reduce(X, y, **params))
+    with pytest.raises(ValueError, match="n_jobs"):
+        condense(X, y, n_jobs=0)

@@ -34,6 +34,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import __version__, registry
+from ._validation import plain
 from .model_selection import cross_validate, standardize
 
 __all__ = ["main"]
@@ -295,7 +296,7 @@ def _check_classes(data, cv):
     if len(classes) < 2:
         raise UsageError(f"{data.name} has a single class; nothing to classify")
     if counts.min() < cv:
-        smallest = _plain(classes[np.argmin(counts)])
+        smallest = plain(classes[np.argmin(counts)])
         fewest = int(counts.min())
         if len(classes) > _FEW_CLASSES and len(classes) * 4 > len(data.y):
             raise UsageError(
@@ -309,11 +310,6 @@ def _check_classes(data, cv):
             + (f"lower --cv to {fewest} or less" if fewest >= 2 else
                "remove that class or add samples of it: every fold needs one"))
     return classes
-
-
-def _plain(value):
-    """A numpy scalar as the Python value it holds, so messages say 0, not np.int64(0)."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 # -- the classifiers -------------------------------------------------------------------

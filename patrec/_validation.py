@@ -22,6 +22,7 @@ __all__ = [
     "check_option",
     "check_random_state",
     "check_sample_weight",
+    "check_class_weights",
     "feature_names_of",
     "plain",
 ]
@@ -360,3 +361,21 @@ def check_sample_weight(sample_weight, n_samples):
     if not np.any(weights > 0):
         raise ValueError("sample_weight is zero for every sample.")
     return weights
+
+
+def check_class_weights(classes, codes, sample_weight):
+    """Refuse weights that leave a class with no weight at all (it would have no mean).
+
+    ``classes`` are the class labels, ``codes`` the encoded labels of the samples and
+    ``sample_weight`` the validated weights (see `check_sample_weight`).
+
+    Returns the number of samples with a positive weight in each class.
+    """
+    counts = np.bincount(codes[sample_weight > 0], minlength=len(classes))
+    for label, count in zip(classes, counts):
+        if count == 0:
+            raise ValueError(
+                f"sample_weight is zero for every sample of class {plain(label)!r}: the "
+                "class would have no mean. Give it some weight, or leave it out of y."
+            )
+    return counts

@@ -129,10 +129,18 @@ def _iris_rows(label_names=("setosa", "versicolor", "virginica")):
     return X, y, [label_names[t] for t in y]
 
 
-def test_headerless_csv_keeps_every_row_and_says_so(tmp_path):
-    X, _, labels = _iris_rows()
-    (tmp_path / "iris.data").write_text(
-        "\n".join(f"{','.join(map(str, row))},{label}" for row, label in zip(X, labels)))
+def write_csv(path, rows, header=None):
+    """A CSV file of ``rows`` (sequences of fields), with a header line if given."""
+    lines = ([",".join(header)] if header else []) + [",".join(map(str, row))
+                                                       for row in rows]
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("text_labels", [True, False])
+def test_headerless_csv_keeps_every_row_and_says_so(tmp_path, text_labels):
+    X, y, names = _iris_rows()
+    labels = names if text_labels else y
+    write_csv(tmp_path / "iris.data", [[*row, label] for row, label in zip(X, labels)])
     result = run("compare", "--data", "iris.data", "--classifiers", "fisher-lda",
                  cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -144,18 +152,8 @@ def test_headerless_csv_keeps_every_row_and_says_so(tmp_path):
                  "--classifiers", "fisher-lda", cwd=tmp_path)
     assert result.returncode == 0 and result.stderr == ""
     assert "150 samples, 4 features, 3 classes" in result.stdout
-
-
-def test_headerless_all_numeric_csv_and_forced_header(tmp_path):
-    X, y, _ = _iris_rows()
-    (tmp_path / "numbers.csv").write_text(
-        "\n".join(f"{','.join(map(str, row))},{t}" for row, t in zip(X, y)))
-    result = run("compare", "--data", "numbers.csv", "--classifiers", "knn",
-                 cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert "150 samples, 4 features, 3 classes" in result.stdout
-    # --header takes the first row as names even though it holds numbers
-    result = run("compare", "--data", "numbers.csv", "--header", "--classifiers", "knn",
+    # --header takes the first row as the names, whatever it holds
+    result = run("compare", "--data", "iris.data", "--header", "--classifiers", "knn",
                  "--quiet", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "149 samples" in result.stdout and result.stderr == ""
@@ -163,9 +161,8 @@ def test_headerless_all_numeric_csv_and_forced_header(tmp_path):
 
 def test_a_header_of_numbers_above_text_labels_is_still_a_header(tmp_path):
     X, _, labels = _iris_rows()
-    lines = ["400,500,600,700,species"] + [f"{','.join(map(str, row))},{label}"
-                                           for row, label in zip(X, labels)]
-    (tmp_path / "spectra.csv").write_text("\n".join(lines))
+    write_csv(tmp_path / "spectra.csv", [[*row, label] for row, label in zip(X, labels)],
+              header=["400", "500", "600", "700", "species"])
     result = run("compare", "--data", "spectra.csv", "--classifiers", "knn", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "150 samples, 4 features, 3 classes" in result.stdout
@@ -174,9 +171,9 @@ def test_a_header_of_numbers_above_text_labels_is_still_a_header(tmp_path):
 
 def test_continuous_target_names_the_column_that_holds_the_classes(tmp_path):
     X, _, labels = _iris_rows()
-    lines = ["sepal_length,sepal_width,petal_length,species,petal_width"] + [
-        f"{r[0]},{r[1]},{r[2]},{label},{r[3]}" for r, label in zip(X, labels)]
-    (tmp_path / "flowers.csv").write_text("\n".join(lines))
+    write_csv(tmp_path / "flowers.csv", [[*r[:3], label, r[3]] for r, label in zip(X, labels)],
+              header=["sepal_length", "sepal_width", "petal_length", "species",
+                      "petal_width"])
     result = run("compare", "--data", "flowers.csv", cwd=tmp_path)
     assert result.returncode == 2
     message = result.stderr.strip()
@@ -192,8 +189,8 @@ def test_continuous_target_names_the_column_that_holds_the_classes(tmp_path):
 
 def test_identifier_like_integer_target_is_not_blamed_on_the_folds(tmp_path):
     X, _, _ = _iris_rows()
-    lines = ["a,b,c,d,id"] + [f"{','.join(map(str, r))},{i}" for i, r in enumerate(X)]
-    (tmp_path / "ids.csv").write_text("\n".join(lines))
+    write_csv(tmp_path / "ids.csv", [[*r, i] for i, r in enumerate(X)],
+              header=["a", "b", "c", "d", "id"])
     result = run("compare", "--data", "ids.csv", cwd=tmp_path)
     assert result.returncode == 2
     assert "150 distinct values in 150 rows" in result.stderr
@@ -202,9 +199,8 @@ def test_identifier_like_integer_target_is_not_blamed_on_the_folds(tmp_path):
 
 def test_text_target_in_a_feature_position_suggests_it(tmp_path):
     X, _, labels = _iris_rows()
-    lines = ["species,a,b,c,d"] + [f"{label},{','.join(map(str, r))}"
-                                   for r, label in zip(X, labels)]
-    (tmp_path / "first.csv").write_text("\n".join(lines))
+    write_csv(tmp_path / "first.csv", [[label, *r] for r, label in zip(X, labels)],
+              header=["species", "a", "b", "c", "d"])
     result = run("compare", "--data", "first.csv", "--target", "d", cwd=tmp_path)
     assert result.returncode == 2
     assert "measurements, not classes" in result.stderr and "'species'" in result.stderr
@@ -212,9 +208,8 @@ def test_text_target_in_a_feature_position_suggests_it(tmp_path):
 
 def test_two_features_plot_uses_their_names_errors_and_data_set_name(tmp_path):
     X, _, labels = _iris_rows()
-    lines = ["petal_length,petal_width,species"] + [f"{r[2]},{r[3]},{label}"
-                                                    for r, label in zip(X, labels)]
-    (tmp_path / "petals.csv").write_text("\n".join(lines))
+    write_csv(tmp_path / "petals.csv", [[r[2], r[3], label] for r, label in zip(X, labels)],
+              header=["petal_length", "petal_width", "species"])
     result = run("compare", "--data", "petals.csv", "--classifiers", "knn", "qda",
                  "--plot", "regions.png", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -301,8 +296,8 @@ def test_warnings_of_a_classifier_are_summarised_under_the_table(tmp_path):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 2))
     y = np.repeat([0, 1], 30)
-    lines = ["a,b,target"] + [f"{r[0]},{r[1]},{t}" for r, t in zip(X, y)]
-    (tmp_path / "noise.csv").write_text("\n".join(lines))
+    write_csv(tmp_path / "noise.csv", [[*r, t] for r, t in zip(X, y)],
+              header=["a", "b", "target"])
     import io
 
     from patrec import cli, registry

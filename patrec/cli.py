@@ -147,6 +147,8 @@ def read_csv(path, target=None, header=None, note=None):
     (guess, and tell ``note`` when the guess is "no header").
     """
     rows = _read_rows(path)
+    if len(rows[0]) < 2:
+        raise UsageError(f"{path} has a single column: no features besides the target")
     if header is None:
         header = not _looks_like_data(rows[0], rows[1:])
         if not header and note is not None:
@@ -161,8 +163,6 @@ def read_csv(path, target=None, header=None, note=None):
     else:
         names, body = [f"x{i + 1}" for i in range(len(rows[0]))], rows
         first_line = 1
-    if len(names) < 2:
-        raise UsageError(f"{path} has a single column: no features besides the target")
     for line, row in enumerate(body, start=first_line):
         if len(row) != len(names):
             raise UsageError(f"{path}, line {line}: {len(row)} fields, expected "
@@ -244,9 +244,9 @@ def _target_column(names, target, path):
     if target.isdigit() and 1 <= int(target) <= len(names):
         return int(target) - 1
     close = difflib.get_close_matches(target, names, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise UsageError(f"column {target!r} not found in {path}{hint} columns: "
-                     f"{', '.join(names)} (or a number from 1 to {len(names)})")
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise UsageError(f"column {target!r} not found in {path}{hint}; columns: "
+                     f"{', '.join(names)}, or a number from 1 to {len(names)}")
 
 
 def _looks_like_classes(values):

@@ -67,6 +67,11 @@ def test_compare_csv_with_target_column_and_plot(tmp_path):
      "has 2 samples, fewer than the 5 folds"),
     ("a,b,label\n1,2,x\n3,4,x\n", ["--target", "label"], "single class"),
     ("a,b,label\n1,2\n", ["--target", "label"], "line 2: 2 fields"),
+    ("a,b,label\n1,2,x\n3,4,y\n", ["--target", "lable"],
+     r"column 'lable' not found in data.csv \(did you mean 'label'\?\); columns: a, b, "
+     "label, or a number from 1 to 3"),
+    ("1\n2\n3\n", [], "data.csv has a single column"),
+    ("", [], "data.csv is empty"),
 ])
 def test_bad_input_gives_one_line_and_exit_code_2(tmp_path, content, args, message):
     if content is not None:

@@ -494,6 +494,7 @@ def plot_regions(rows, data, args, progress):
     figure.suptitle(f"{os.path.basename(str(data.name))} ({X.shape[0]} samples): each "
                     f"classifier's {args.cv}-fold cross-validated error;\ndecision regions "
                     f"{about}")
+    legend = True  # on the first panel that draws regions
     for number, (ax, (name, result, _)) in enumerate(zip(axes.flat, rows), start=1):
         progress.show(f"[patrec] plotting {number}/{len(rows)} {name} ...")
         if isinstance(result, str):
@@ -505,14 +506,16 @@ def plot_regions(rows, data, args, progress):
                 warnings.simplefilter("ignore")  # already reported in the table
                 classifier = _fit_for_plot(name, args, plane, y, X.shape[1] == 2)
         except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
-            ax.text(0.5, 0.5, f"cannot fit on 2 features:\n{_first_line(exc)}",
-                    ha="center", va="center", wrap=True, transform=ax.transAxes)
-            ax.set_xlabel(axis_names[0])
-            ax.set_ylabel(axis_names[1])
+            reason = _first_line(exc).split(". ")[0]
+            ax.text(0.5, 0.5, "cannot fit on these 2 features:\n"
+                    + textwrap.fill(reason, 40, break_on_hyphens=False),
+                    ha="center", va="center", fontsize="small", transform=ax.transAxes)
+            ax.set_axis_off()
             continue
         plot_decision_regions(classifier, plane, y, ax=ax, resolution=150,
                               prototypes=True if hasattr(classifier, "prototypes_") else None,
-                              legend=ax is axes.flat[0], feature_names=axis_names)
+                              legend=legend, feature_names=axis_names)
+        legend = False
     for ax in list(axes.flat)[len(rows):]:
         ax.set_visible(False)
     try:

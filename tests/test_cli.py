@@ -220,25 +220,9 @@ def test_two_features_plot_uses_their_names_errors_and_data_set_name(tmp_path):
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "regions.png").read_bytes()[:4] == b"\x89PNG"
     # the figure itself, drawn in this process with the same code, checked element-wise
-    import matplotlib.pyplot as plt
-
-    from patrec import cli
-
-    figures = []
-    real_close = plt.close
-    plt.close = lambda fig=None: figures.append(fig)
-    try:
-        args = cli.build_parser().parse_args(
-            ["compare", "--data", str(tmp_path / "petals.csv"), "--classifiers", "knn",
-             "qda", "--plot", str(tmp_path / "again.png"), "--quiet"])
-        import io
-
-        out = io.StringIO()
-        assert cli.compare(args, out=out, err=io.StringIO()) == 0
-    finally:
-        plt.close = real_close
-    figure = figures[0]
-    rows = table(out.getvalue())
+    figure, out = draw_figure(["--data", str(tmp_path / "petals.csv"), "--classifiers",
+                               "knn", "qda", "--plot", str(tmp_path / "again.png")])
+    rows = table(out)
     axes = [ax for ax in figure.axes if ax.get_visible()]
     assert [ax.get_title() for ax in axes] == [
         f"{name}: CV error {float(rows[name]['mean']):.3f}" for name in ("knn", "qda")]
@@ -249,7 +233,51 @@ def test_two_features_plot_uses_their_names_errors_and_data_set_name(tmp_path):
     assert legend == ["setosa", "versicolor", "virginica"]
     # the regions are drawn in the measured units: petal lengths 1 .. 7
     assert axes[0].get_xlim()[0] < 1.0 and axes[0].get_xlim()[1] > 6.9
-    real_close(figure)
+    __import__("matplotlib.pyplot").pyplot.close(figure)
+
+
+def draw_figure(argv):
+    """Run ``compare`` in this process; return its figure (not closed) and the table."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from patrec import cli
+
+    figures = []
+    real_close = plt.close
+    plt.close = lambda fig=None: figures.append(fig)
+    try:
+        args = cli.build_parser().parse_args(["compare", *argv, "--quiet"])
+        out = io.StringIO()
+        assert cli.compare(args, out=out, err=io.StringIO()) == 0
+    finally:
+        plt.close = real_close
+    return figures[0], out.getvalue()
+
+
+def test_a_classifier_that_cannot_fit_the_plane_gets_a_short_note(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = np.repeat([0, 1], 30)
+    X[y == 1] += 2
+    X[y == 0, 1] = 1.0  # constant within class 0: QDA refuses, here and in the table
+    write_csv(tmp_path / "flat.csv", [[*r, "ab"[t]] for r, t in zip(X, y)],
+              header=["width", "height", "kind"])
+    figure, out = draw_figure(["--data", str(tmp_path / "flat.csv"), "--no-scale",
+                               "--classifiers", "qda", "knn", "--plot",
+                               str(tmp_path / "flat.png")])
+    failed, knn = figure.axes[:2]
+    assert failed.get_title() == "qda: failed" and not failed.axison
+    note = failed.texts[0].get_text()
+    assert note.startswith("cannot fit on these 2 features:\nThe covariance matrix")
+    assert max(len(line) for line in note.splitlines()) <= 40
+    # the legend moves to the first panel that has regions
+    assert failed.get_legend() is None
+    assert [t.get_text() for t in knn.get_legend().get_texts()] == ["a", "b"]
+    assert re.search(r"^qda: failed: The covariance matrix of class 'a' is singular",
+                     out, re.M)
+    __import__("matplotlib.pyplot").pyplot.close(figure)
 
 
 def test_did_you_mean_for_classifier_names():

@@ -250,11 +250,20 @@ def _target_column(names, target, path):
 
 
 def _looks_like_classes(values):
-    """``"text"`` or ``"integers"`` when a column could hold class labels, else None."""
-    if not all(_is_number(value) for value in values):
-        return "text"
+    """``"text"`` or ``"integers"`` when a column could hold class labels, else None.
+
+    Class labels repeat: a text column qualifies when most of its values are not
+    numbers and it has at most half as many distinct values as rows; a numeric one
+    when it holds integers with at most 20 distinct values.
+    """
+    numeric = [value for value in values if _is_number(value)]
+    distinct = len(set(values))
+    if 2 * len(numeric) < len(values):
+        return "text" if 2 <= distinct <= max(2, len(values) // 2) else None
+    if len(numeric) < len(values):
+        return None  # numbers with a few stray words: a damaged feature column
     numbers = np.array([float(value) for value in values])
-    if np.array_equal(numbers, np.round(numbers)) and len(np.unique(numbers)) <= _FEW_CLASSES:
+    if np.array_equal(numbers, np.round(numbers)) and 2 <= distinct <= _FEW_CLASSES:
         return "integers"
     return None
 

@@ -183,9 +183,8 @@ def _predict(clf, grid):
         raise TypeError(f"clf must be a classifier with predict; got {type(clf).__name__}.")
     try:
         return np.asarray(clf.predict(grid))
-    except NotFittedError as exc:
-        raise ValueError(f"clf must be a fitted classifier: {exc}") from None
-    except Exception as exc:  # noqa: BLE001 - scikit-learn's own NotFittedError
+    except (NotFittedError, ValueError, AttributeError) as exc:
+        # ours, or scikit-learn's NotFittedError (a ValueError and AttributeError)
         if type(exc).__name__ == "NotFittedError":
             raise ValueError(f"clf must be a fitted classifier: {exc}") from None
         raise

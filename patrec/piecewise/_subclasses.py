@@ -7,7 +7,7 @@ import numbers
 import warnings
 
 import numpy as np
-from scipy.cluster.vq import kmeans2
+from scipy.cluster.vq import kmeans2, vq
 
 from .._validation import check_scalar
 
@@ -92,8 +92,6 @@ def weighted_kmeans(members, mapped, weights, count, rng):
     zero is never drawn and moves no centre.  Each step costs
     O(n_members * count * n_features).
     """
-    from scipy.cluster.vq import vq
-
     points = mapped.astype(np.float64)
     centres = np.empty((count, points.shape[1]))
     closest = None  # squared distance of every point to its nearest centre so far

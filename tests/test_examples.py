@@ -3,8 +3,11 @@
 Each script runs in a fresh interpreter (Agg backend) through ``gallery_runner.py``,
 which executes it cell by cell and captures the figures at the end of each cell, as
 sphinx-gallery does; a figure drawn across two cells, or any panel left empty, fails.
+The selected scripts run side by side, one per core.
 """
+import concurrent.futures
 import importlib.util
+import os
 import pathlib
 import subprocess
 import sys
@@ -36,10 +39,28 @@ def _script_param(script):
     return pytest.param(script, marks=marks, id=f"{script.parent.name}/{script.name}")
 
 
+def _run_script(script, folder):
+    return subprocess.run([sys.executable, str(RUNNER), str(script)], cwd=folder,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def gallery_runs(request, tmp_path_factory):
+    """The runner's result for every script selected in this session, started at once
+    on a pool of one worker per core (each in its own temporary folder)."""
+    selected = [item.callspec.params["script"] for item in request.session.items
+                if item.originalname == "test_example_runs_and_every_figure_has_content"]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        futures = {script: pool.submit(_run_script, script, tmp_path_factory.mktemp("run"))
+                   for script in selected}
+        yield futures
+        for future in futures.values():
+            future.cancel()
+
+
 @pytest.mark.parametrize("script", [_script_param(script) for script in EXAMPLES])
-def test_example_runs_and_every_figure_has_content(script, tmp_path):
-    result = subprocess.run([sys.executable, str(RUNNER), str(script)], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=300)
+def test_example_runs_and_every_figure_has_content(script, gallery_runs):
+    result = gallery_runs[script].result()
     assert result.returncode == 0, result.stderr[-3000:]
 
 

@@ -26,7 +26,6 @@ crosses the estimated means.
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.patches import Ellipse
 
 from patrec import QDA
 from patrec.datasets import make_gaussian_classes
@@ -41,14 +40,14 @@ names = np.array(["class A", "class B"])
 colors = plt.get_cmap("tab10").colors
 
 
-def draw_ellipses(ax, mean, covariance, color):
-    """Contours of one and two standard deviations of N(mean, covariance)."""
-    eigenvalues, eigenvectors = np.linalg.eigh(covariance)
-    angle = np.degrees(np.arctan2(eigenvectors[1, 1], eigenvectors[0, 1]))
+def draw_gaussian(ax, mean, covariance, color):
+    """The mean and the curves (x - m)^T Sigma^-1 (x - m) = 1 and 4 of N(m, Sigma):
+    the unit circle mapped by the Cholesky factor L of Sigma = L L^T, scaled by 1, 2."""
+    angles = np.linspace(0, 2 * np.pi, 200)
+    circle = np.vstack([np.cos(angles), np.sin(angles)])
+    factor = np.linalg.cholesky(covariance)
     for n_std in (1, 2):
-        width, height = 2 * n_std * np.sqrt(eigenvalues[::-1])
-        ax.add_patch(Ellipse(mean, width, height, angle=angle, fill=False,
-                             edgecolor=color, linewidth=1.5))
+        ax.plot(*(mean[:, None] + n_std * factor @ circle), color=color, linewidth=1.5)
     ax.plot(*mean, "x", color=color, markersize=10, markeredgewidth=2)
 
 
@@ -64,7 +63,7 @@ for ax, (kind, means, covariances) in zip(axes, cases):
     ax.contour(grid_x, grid_y, (predicted == "class A").reshape(grid_x.shape),
                levels=[0.5], colors="k", linewidths=2)
     for k in range(2):
-        draw_ellipses(ax, qda.means_[k], qda.covariance_[k], colors[k])
+        draw_gaussian(ax, qda.means_[k], qda.covariance_[k], colors[k])
     ax.set_title(f"{kind}: training error {1 - qda.score(X, labels):.3f}")
     ax.set_xlabel("x1")
     ax.set_ylabel("x2")

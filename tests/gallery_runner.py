@@ -14,6 +14,10 @@ Usage::
 
     python tests/gallery_runner.py examples/linear/plot_x.py [--save DIR]
 
+A figure driven by a matplotlib ``Animation`` (sphinx-gallery embeds those as players)
+is drawn once first, which renders the animation's first frame (or its ``init_func``):
+that frame must already show something.
+
 ``--save DIR`` also writes each captured figure to ``DIR/<script>_<n>.png``, as the
 built page would show it.  Exit code 0 when every figure passes, 1 with one line per
 problem on standard error otherwise.  ``tests/test_examples.py`` runs it on every
@@ -90,6 +94,7 @@ def run(script, save_dir=None):
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.animation import Animation
 
     script = pathlib.Path(script)
     namespace = {"__name__": "__main__", "__file__": str(script)}
@@ -97,8 +102,12 @@ def run(script, save_dir=None):
     for first_line, code in split_cells(script.read_text(encoding="utf-8")):
         # Blank lines in front keep the script's line numbers in tracebacks.
         exec(compile("\n" * (first_line - 1) + code, str(script), "exec"), namespace)
+        animated = {value._fig for value in namespace.values()
+                    if isinstance(value, Animation)}
         for number in plt.get_fignums():
             figure = plt.figure(number)
+            if figure in animated:
+                figure.canvas.draw()  # the first draw runs the animation's first frame
             captured += 1
             where = f"{script.name}, cell at line {first_line}, figure {captured}"
             problems += [f"{where}: {problem}" for problem in empty_axes_problems(figure)]

@@ -168,3 +168,25 @@ def test_cells_are_cut_where_sphinx_gallery_cuts_them():
     assert runner.split_cells(source) == [
         (1, '"""doc"""\nA = 1\n'), (3, "# %%\nB = 2\n"), (5, "#" * 20 + "\nC = 3\n"),
         (7, "#%%\nD = 4\n")]
+
+
+def test_an_animated_figure_is_checked_on_its_first_frame(tmp_path):
+    script = tmp_path / "plot_animated.py"
+    script.write_text(
+        "import matplotlib.pyplot as plt\n"
+        "from matplotlib.animation import FuncAnimation\n"
+        "fig, ax = plt.subplots()\n"
+        "ax.set_title('a point moving right')\n"
+        "ax.set_xlim(0, 5)\n"
+        "line, = ax.plot([], [], 'o')\n"
+        "def frame(i):\n"
+        "    line.set_data([i], [0])\n"
+        "    return (line,)\n"
+        "animation = FuncAnimation(fig, frame, frames=5)\n"
+    )
+    assert runner.run(script) == []
+    # An init_func that leaves the panel empty shows an empty first frame.
+    script.write_text(script.read_text().replace(
+        "frames=5)", "frames=5, init_func=lambda: (line,))"))
+    problems = runner.run(script)
+    assert len(problems) == 1 and "empty Axes" in problems[0], problems

@@ -5,9 +5,9 @@ One-vs-all: ambiguous regions and the fusion rule
 
 One-vs-all trains one binary linear model per class: model r separates class r (+1)
 from all the others (-1), with boundary w_r . x + b_r = 0.  Read naively, model r
-*claims* x when w_r . x + b_r > 0.  Every training sample is claimed by its own model
-only, but the plane is not: between the classes lie points that **no** model claims,
-and points that **several** models claim.  The left panel shades both kinds of
+*claims* x when w_r . x + b_r > 0.  Almost every training sample is claimed by its own
+model only, but the plane is not: between the classes lie points that **no** model
+claims, and points that **several** models claim.  The left panel shades both kinds of
 ambiguous region, the undefined votes the course warns about.
 
 The fusion rule settles every point: give x to the class whose model puts it farthest

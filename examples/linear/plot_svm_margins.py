@@ -9,7 +9,8 @@ prediction argmax_r g_r(x), g_r(x) = w_r . x + b_r.  They differ in what they as
 the weights.  The perceptron stops at the first weights that classify every training
 sample correctly; the SVM minimises the generalised hinge loss
 
-    (1/m) sum_i max_r [delta(r != y_i) - g_{y_i}(x_i) + g_r(x_i)] + (lambda/2) sum_r ||w_r||^2,
+    (1/m) sum_i max_r [delta(r != y_i) - g_{y_i}(x_i) + g_r(x_i)]
+        + (lambda/2) sum_r ||w_r||^2,
 
 which asks every sample to beat every other class by a margin of 1 with weights as
 small as possible: it pushes the boundaries away from the samples.

@@ -16,8 +16,8 @@ uniform samples, the count grows far more slowly than N.  As the dimension d gro
 the nearest neighbour moves away and all distances become alike (right panel: the
 ratio of the nearest to the average distance climbs towards 1), so the rules prune
 less and less; from 16 dimensions on the tree computes nearly all N distances, and
-more than N for small N, the node means coming on top.  Far more samples are needed before the
-pruning pays off again: the curse of dimensionality.
+more than N for small N, the node means coming on top.  Far more samples would be
+needed before the pruning paid off again: the curse of dimensionality.
 """
 
 # %%

@@ -9,11 +9,11 @@ d = 64 dimensions, of one of c = 10 classes.  (The digits come with scikit-learn
 of the ``docs`` and ``test`` extras, not a dependency of patrec.)
 
 Fisher's multiclass discriminant finds the directions W that maximise
-J(W) = |W^T S_b W| / |W^T S_w W|, the between-class scatter S_b over the within-class
-scatter S_w: the leading eigenvectors of S_b w = lambda S_w w.  There are at most
-c - 1 = 9 of them; ``FisherLDA(n_components=2)`` keeps the first two.  Principal
-component analysis keeps the two directions of largest total variance instead, and
-never looks at the labels.
+``J(W) = |W^T S_b W| / |W^T S_w W|``, the between-class scatter S_b over the
+within-class scatter S_w: the leading eigenvectors of ``S_b w = lambda S_w w``.
+There are at most c - 1 = 9 of them; ``FisherLDA(n_components=2)`` keeps the first
+two.  Principal component analysis keeps the two directions of largest total variance
+instead, and never looks at the labels.
 
 On the left the Fisher projection pulls several digits into tight, separate groups
 (0, 4, 6 and 2 most clearly); on the right, PCA keeps the most variance, much of it

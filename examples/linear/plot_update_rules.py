@@ -10,8 +10,8 @@ a_y <- a_y + rho (x, 1).  The two rules differ in who pays for the mistake:
 
 - ``update="winner"`` (the course's multi-class linear machine): only the wrongly
   predicted class y^ = argmax_r g_r(x) moves away, a_y^ <- a_y^ - rho (x, 1);
-- ``update="all"``: every class in E_y = {r != y : g_r(x) >= g_y(x)}, all those that
-  scored at least as high as the truth, moves away by rho (x, 1) / |E_y|.
+- ``update="all"``: every class in ``E_y = {r != y : g_r(x) >= g_y(x)}``, all those
+  that scored at least as high as the truth, moves away by ``rho (x, 1) / |E_y|``.
 
 Both rules converge when the classes are linearly separable (Kesler's construction
 turns either into a binary perceptron).  Below, four Gaussian classes, one of them in

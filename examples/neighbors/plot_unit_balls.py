@@ -4,10 +4,11 @@ Unit balls of four distances, and what they change
 =====================================================
 
 A nearest-neighbour rule is only as good as its distance delta(x_k, x_l).  The course
-lists the Minkowski family, delta = [sum_i |x_ki - x_li|^s]^(1/s), with the city-block
-(L1, s = 1), Euclidean (L2, s = 2) and Chebyshev (L-infinity, max_i |x_ki - x_li|)
-distances, and the quadratic form (x_k - x_l)^T Q (x_k - x_l), whose square root is
-the Mahalanobis distance when Q is the inverse of a covariance matrix.
+lists the Minkowski family, ``delta = [sum_i |x_ki - x_li|^s]^(1/s)``, with the
+city-block (L1, s = 1), Euclidean (L2, s = 2) and Chebyshev (L-infinity,
+``max_i |x_ki - x_li|``) distances, and the quadratic form
+``(x_k - x_l)^T Q (x_k - x_l)``, whose square root is the Mahalanobis distance when Q
+is the inverse of a covariance matrix.
 
 The unit ball {x : delta(0, x) <= 1} shows the shape of each: a diamond for L1, a disc
 for L2, a square for L-infinity, and for Mahalanobis an ellipse stretched along the
@@ -58,7 +59,7 @@ plt.show()
 # %%
 # The same six training samples, 1-NN with each distance: each sample owns the points
 # nearer to it than to any other sample, and "nearer" decides the shape of the cells.
-# (No two samples lie on a diagonal of each other, |dx| = |dy|: for L1 and L-infinity
+# (No two samples lie on a diagonal of each other, ``|dx| = |dy|``: for L1 and L-infinity
 # that would make whole areas equidistant from both.)
 X = np.array([[-1.0, -0.6], [0.2, 1.0], [1.3, -0.2], [-0.3, 0.2], [0.9, 0.9],
               [-1.3, 1.1]])

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from .._progress import Reporter
+from .._progress import Reporter, check_verbose
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_option, check_scalar, plain
 from .brute import BruteForce
@@ -169,7 +169,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             check_option(self.weights, "weights", WEIGHTS)
         check_option(self.algorithm, "algorithm", ALGORITHMS)
         check_scalar(self.leaf_size, "leaf_size", numbers.Integral, low=1)
-        Reporter(type(self).__name__, self.verbose)  # validates verbose
+        check_verbose(self.verbose)
         if self.reject_threshold is not None:
             check_scalar(self.reject_threshold, "reject_threshold", numbers.Real,
                          low=0, high=1)

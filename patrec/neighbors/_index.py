@@ -17,7 +17,7 @@ import numpy as np
 
 from .._parallel import run_row_ranges
 from .._validation import check_scalar, check_X
-from .metrics import Metric
+from .metrics import Metric, canonical_metric
 
 __all__ = ["NeighborIndex", "choose_algorithm", "search_costs", "tree_evaluations",
            "build_index", "prepare_rows"]
@@ -210,6 +210,7 @@ def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True)
     (default: as many as training samples); ``build=False`` leaves out building
     the tree (a tree built once and searched many times)."""
     n_queries = n_samples if n_queries is None else n_queries
+    metric = canonical_metric(metric)
     gemm = (metric in ("euclidean", "sqeuclidean", "mahalanobis")
             or (metric == "minkowski" and p == 2))
     fixed, per_feature = _BRUTE_GEMM_PAIR if gemm else _BRUTE_DIRECT_PAIR
@@ -250,15 +251,17 @@ def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None):
 
 
 def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto",
-                n_queries=None):
+                n_queries=None, **tree_params):
     """The search index over validated ``X`` for ``algorithm`` ("auto", "brute",
     "bnb"; "auto" expecting ``n_queries`` searches, see `choose_algorithm`);
-    returns ``(index, algorithm)`` with the method actually used."""
+    returns ``(index, algorithm)`` with the method actually used.  ``tree_params``
+    (``leaf_size``, ``verbose``) go to `BranchBoundTree`."""
     from .brute import BruteForce  # (they derive from NeighborIndex, defined above)
     from .tree import BranchBoundTree
 
     if algorithm == "auto":
         algorithm = choose_algorithm(X.shape[0], X.shape[1], metric, p, n_queries)
     if algorithm == "bnb":
-        return BranchBoundTree(X, metric, p, metric_params, random_state=0), algorithm
+        return (BranchBoundTree(X, metric, p, metric_params, random_state=0,
+                                **tree_params), algorithm)
     return BruteForce(X, metric, p, metric_params), algorithm

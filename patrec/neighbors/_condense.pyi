@@ -28,3 +28,9 @@ def catch_up_batch(kind: int, p: float, X: npt.NDArray[np.floating],
                    stored_rows: npt.NDArray[np.floating], samples: npt.NDArray[np.intp],
                    n_stored: int, best: npt.NDArray[np.float64],
                    best_rank: npt.NDArray[np.intp], checked: npt.NDArray[np.intp]) -> None: ...
+def knn_batch(kind: int, p: float, X: npt.NDArray[np.floating], samples: npt.NDArray[np.intp],
+              perm: npt.NDArray[np.intp], node_start: npt.NDArray[np.intp],
+              node_left: npt.NDArray[np.intp], count: npt.NDArray[np.intp],
+              box_low: npt.NDArray[np.floating], box_high: npt.NDArray[np.floating],
+              rank_of: npt.NDArray[np.intp], grow: float, tiny: float,
+              out_dist: npt.NDArray[np.floating], out_rank: npt.NDArray[np.intp]) -> None: ...

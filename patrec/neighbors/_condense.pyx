@@ -16,7 +16,8 @@
 #                  moves to the front (so a leaf scans only stored samples), and every
 #                  node on the way to the root counts it and widens its box -- the
 #                  bounding box of the node's *stored* samples, not of all its samples.
-#   query_batch    nearest stored sample of each sample of a batch: depth first,
+#   query_batch    nearest stored sample of each sample of a batch (knn_batch: the
+#                  k nearest, in the bounded heap of _heap.pxd): depth first,
 #                  nearer box first; a node is pruned when the lower bound on the
 #                  distance to its box exceeds the best distance found (with a
 #                  rounding margin, `grow` and `tiny`, so that a sample at exactly the
@@ -42,6 +43,9 @@ from libc.math cimport INFINITY, pow
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors._distances cimport (CHEBYSHEV, CITYBLOCK, MetricKind,
                                           SQEUCLIDEAN, rdist)
+from patrec.neighbors._heap cimport heap_init, heap_push, heap_sort
+
+cdef intp_t NO_INDEX = <intp_t> ((<size_t> -1) >> 1)
 
 cdef enum:
     STACK_SIZE = 256  # twice the deepest tree (depth <= log2(n) + 1 <= 64)
@@ -197,6 +201,60 @@ cdef inline double _box_bound(MetricKind kind, double p, const floating* x,
     return largest * pow(total, 1.0 / p)
 
 
+cdef void _search(MetricKind metric, double p, const floating* x,
+                  const floating[:, ::1] X, const intp_t[::1] perm,
+                  const intp_t[::1] node_start, const intp_t[::1] node_left,
+                  const intp_t[::1] count, const floating[:, ::1] box_low,
+                  const floating[:, ::1] box_high, const intp_t[::1] rank_of,
+                  double grow, double tiny, floating* heap_dist, intp_t* heap_rank,
+                  intp_t k) noexcept nogil:
+    """Offer every stored sample that could enter the heap of the k best (reduced
+    distance, rank) pairs of x; heap_dist[0] is the current k-th best."""
+    cdef intp_t n_features = X.shape[1], t, node, child, first, top
+    cdef floating d
+    cdef double bound_a, bound_b
+    cdef intp_t stack_node[STACK_SIZE]
+    cdef double stack_bound[STACK_SIZE]
+    stack_node[0] = 0
+    stack_bound[0] = _box_bound(metric, p, x, &box_low[0, 0], &box_high[0, 0],
+                                n_features)
+    top = 1
+    while top > 0:
+        top -= 1
+        node = stack_node[top]
+        # prune: no stored sample of the node can be as near as the k-th best
+        if stack_bound[top] > heap_dist[0] * grow + tiny:
+            continue
+        first = node_left[node]
+        if first < 0:  # a leaf: its stored samples come first
+            for t in range(node_start[node], node_start[node] + count[node]):
+                d = rdist(metric, p, x, &X[perm[t], 0], n_features)
+                heap_push(heap_dist, heap_rank, k, d, rank_of[perm[t]])
+            continue
+        # push the farther child first, so the nearer is searched first
+        bound_a = INFINITY
+        bound_b = INFINITY
+        if count[first] > 0:
+            bound_a = _box_bound(metric, p, x, &box_low[first, 0],
+                                 &box_high[first, 0], n_features)
+        if count[first + 1] > 0:
+            bound_b = _box_bound(metric, p, x, &box_low[first + 1, 0],
+                                 &box_high[first + 1, 0], n_features)
+        child = first
+        if bound_b > bound_a:
+            child = first + 1
+            bound_a, bound_b = bound_b, bound_a
+        # now `child` is the farther one, with bound_a; the other has bound_b
+        if bound_a != INFINITY:
+            stack_node[top] = child
+            stack_bound[top] = bound_a
+            top += 1
+        if bound_b != INFINITY:
+            stack_node[top] = 2 * first + 1 - child
+            stack_bound[top] = bound_b
+            top += 1
+
+
 def query_batch(int kind, double p, const floating[:, ::1] X,
                 const intp_t[::1] samples, const intp_t[::1] perm,
                 const intp_t[::1] node_start, const intp_t[::1] node_left,
@@ -209,64 +267,40 @@ def query_batch(int kind, double p, const floating[:, ::1] X,
     The tree holds the samples of ranks 0 .. n_stored - 1.
     """
     cdef MetricKind metric = <MetricKind> kind
-    cdef intp_t n_features = X.shape[1], s, i, t, node, child, rank, top, first
-    cdef double bound, d, bound_a, bound_b, best_d
-    cdef intp_t best_r
-    cdef intp_t stack_node[STACK_SIZE]
-    cdef double stack_bound[STACK_SIZE]
-    cdef const floating* x
+    cdef intp_t s, i, best_r
+    cdef floating best_d
     with nogil:
         for s in range(samples.shape[0]):
             i = samples[s]
             if checked[i] >= n_stored:
                 continue
-            x = &X[i, 0]
-            best_d = best[i]
+            best_d = <floating> best[i]  # (a value of this dtype, or infinity)
             best_r = best_rank[i]
-            stack_node[0] = 0
-            stack_bound[0] = _box_bound(metric, p, x, &box_low[0, 0], &box_high[0, 0],
-                                        n_features)
-            top = 1
-            while top > 0:
-                top -= 1
-                node = stack_node[top]
-                # prune: no stored sample of the node can be as near as the best
-                if stack_bound[top] > best_d * grow + tiny:
-                    continue
-                first = node_left[node]
-                if first < 0:  # a leaf: its stored samples come first
-                    for t in range(node_start[node], node_start[node] + count[node]):
-                        d = rdist(metric, p, x, &X[perm[t], 0], n_features)
-                        rank = rank_of[perm[t]]
-                        if d < best_d or (d == best_d and rank < best_r):
-                            best_d = d
-                            best_r = rank
-                    continue
-                # push the farther child first, so the nearer is searched first
-                bound_a = INFINITY
-                bound_b = INFINITY
-                if count[first] > 0:
-                    bound_a = _box_bound(metric, p, x, &box_low[first, 0],
-                                         &box_high[first, 0], n_features)
-                if count[first + 1] > 0:
-                    bound_b = _box_bound(metric, p, x, &box_low[first + 1, 0],
-                                         &box_high[first + 1, 0], n_features)
-                child = first
-                if bound_b > bound_a:
-                    child = first + 1
-                    bound_a, bound_b = bound_b, bound_a
-                # now `child` is the farther one, with bound_a; the other has bound_b
-                if bound_a != INFINITY:
-                    stack_node[top] = child
-                    stack_bound[top] = bound_a
-                    top += 1
-                if bound_b != INFINITY:
-                    stack_node[top] = 2 * first + 1 - child
-                    stack_bound[top] = bound_b
-                    top += 1
+            _search(metric, p, &X[i, 0], X, perm, node_start, node_left, count,
+                    box_low, box_high, rank_of, grow, tiny, &best_d, &best_r, 1)
             best[i] = best_d
             best_rank[i] = best_r
             checked[i] = n_stored
+
+
+def knn_batch(int kind, double p, const floating[:, ::1] X,
+              const intp_t[::1] samples, const intp_t[::1] perm,
+              const intp_t[::1] node_start, const intp_t[::1] node_left,
+              const intp_t[::1] count, const floating[:, ::1] box_low,
+              const floating[:, ::1] box_high, const intp_t[::1] rank_of,
+              double grow, double tiny, floating[:, ::1] out_dist,
+              intp_t[:, ::1] out_rank):
+    """The k nearest stored samples (k = out_rank.shape[1]) of each sample, by
+    (reduced distance, rank), best first; the store must hold at least k."""
+    cdef MetricKind metric = <MetricKind> kind
+    cdef intp_t s, k = out_rank.shape[1]
+    with nogil:
+        for s in range(samples.shape[0]):
+            heap_init(&out_dist[s, 0], &out_rank[s, 0], k, NO_INDEX)
+            _search(metric, p, &X[samples[s], 0], X, perm, node_start, node_left,
+                    count, box_low, box_high, rank_of, grow, tiny, &out_dist[s, 0],
+                    &out_rank[s, 0], k)
+            heap_sort(&out_dist[s, 0], &out_rank[s, 0], k)
 
 
 def resolve_batch(int kind, double p, const floating[:, ::1] X,

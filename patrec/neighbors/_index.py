@@ -20,7 +20,7 @@ from .._validation import check_scalar, check_X
 from .metrics import Metric, canonical_metric
 
 __all__ = ["NeighborIndex", "choose_algorithm", "search_costs", "tree_evaluations",
-           "build_index", "prepare_rows"]
+           "build_index", "prepare_rows", "without_self"]
 
 
 class NeighborIndex:
@@ -144,10 +144,7 @@ class NeighborIndex:
                 f"{self.n_samples - 1} other training samples exist."
             )
         distances, indices, _ = self._query(None, k + 1, n_jobs, training=True)
-        itself = indices == np.arange(len(indices))[:, None]
-        itself[~itself.any(axis=1), -1] = True  # not found: drop the farthest
-        keep = ~itself
-        return distances[keep].reshape(-1, k), indices[keep].reshape(-1, k)
+        return without_self(distances, indices)
 
     def _training_rows(self):
         """The prepared training samples in their original order."""
@@ -265,3 +262,13 @@ def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto"
         return (BranchBoundTree(X, metric, p, metric_params, random_state=0,
                                 **tree_params), algorithm)
     return BruteForce(X, metric, p, metric_params), algorithm
+
+
+def without_self(distances, indices):
+    """Drop each row's own index (row i: index i) from its k + 1 neighbours; where
+    duplicates with lower indices hid it, drop the farthest instead."""
+    k = indices.shape[1] - 1
+    itself = indices == np.arange(len(indices))[:, None]
+    itself[~itself.any(axis=1), -1] = True
+    keep = ~itself
+    return distances[keep].reshape(-1, k), indices[keep].reshape(-1, k)

@@ -128,6 +128,23 @@ class GrowingStore:
         else:
             rows(0, samples.shape[0])
 
+    def kneighbors(self, samples, k):
+        """The ``k`` nearest stored samples of each of ``samples``: (reduced
+        distances, ranks), best first (equal distances: lower rank first)."""
+        distances = np.empty((samples.shape[0], k), dtype=self.data.dtype)
+        ranks = np.empty((samples.shape[0], k), dtype=np.intp)
+
+        def rows(lo, hi):
+            _condense.knn_batch(self.metric.kind, self.metric.p, self.data,
+                                samples[lo:hi], self.perm, self.node_start,
+                                self.node_left, self.count, self.box_low,
+                                self.box_high, self.rank_of, self.grow, self.tiny,
+                                distances[lo:hi], ranks[lo:hi])
+
+        run_row_ranges(rows, samples.shape[0],
+                       self.n_threads if samples.shape[0] >= _THREADED_BATCH else 1)
+        return distances, ranks
+
     def nearest(self, samples):
         """The nearest stored sample of each of ``samples`` (a fresh search)."""
         self.best[samples] = np.inf

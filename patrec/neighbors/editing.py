@@ -30,7 +30,7 @@ from .._validation import (check_labels, check_option, check_random_state,
                            check_scalar, check_X, encode_labels)
 from ._history import (CondenseHistory, EditCondenseHistory, EditHistory,
                        MultieditHistory, MultieditRound)
-from ._index import build_index, search_costs
+from ._index import build_index, search_costs, without_self
 from ._store import GrowingStore
 from ._voting import count_votes
 from .metrics import Metric
@@ -137,8 +137,11 @@ def edit(X, y, n_neighbors=3, max_iter=1, kind_sel="mode", metric="euclidean", p
 
     Notes
     -----
-    Cost per round: one k-nearest-neighbour search per remaining sample, with the
-    index `KNeighborsClassifier` would choose.
+    Cost per round: one k-nearest-neighbour search per remaining sample.  In low
+    dimension they are searched in a k-d tree built once over all samples (see
+    `condense`), otherwise by brute force, as the cost model of
+    ``choose_algorithm`` decides; the neighbours are those of `KNeighborsClassifier`
+    either way.
 
     References
     ----------
@@ -176,10 +179,20 @@ def _edit(X, codes, targeted, k, max_iter, kind_sel, metric, p, metric_params, n
     n_classes = int(codes.max()) + 1
     alive = np.arange(X.shape[0])
     removed = []
+    brute, tree = search_costs(X.shape[0], X.shape[1], metric, p, build=False)
+    store = None
+    if tree < brute:
+        # a k-d tree built once over all samples; each round stores the samples
+        # left, in index order (so equal distances go to the lower index)
+        store = GrowingStore(X, Metric(metric, p, metric_params, X.shape[1]), n_jobs)
     while len(removed) < max_iter and alive.shape[0] > k:
-        index, _ = build_index(X[alive], metric, p, metric_params,
-                               n_queries=alive.shape[0])
-        _, neighbours = index.query_others(k, n_jobs)
+        if store is None:
+            index, _ = build_index(X[alive], metric, p, metric_params, "brute")
+            _, neighbours = index.query_others(k, n_jobs)
+        else:
+            store.clear()
+            store.add(alive)
+            _, neighbours = without_self(*store.kneighbors(alive, k + 1))
         own = codes[alive]
         neighbour_codes = own[neighbours]
         if kind_sel == "mode":

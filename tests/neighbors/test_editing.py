@@ -9,6 +9,15 @@ from patrec.neighbors import (KNeighborsClassifier, Metric, condense, edit,
                               edit_condense, multiedit, pairwise_distances)
 
 
+@pytest.fixture(params=["tree", "rows"])
+def store_kind(request, monkeypatch):
+    """The k-d tree of the growing store, or brute force / direct rows."""
+    costs = (1.0, 0.0) if request.param == "tree" else (0.0, 1.0)
+    monkeypatch.setattr(patrec.neighbors.editing, "search_costs",
+                        lambda *args, **kwargs: costs)
+    return request.param
+
+
 def _blobs(n_per_class, centres, scale, seed):
     rng = np.random.default_rng(seed)
     centres = np.asarray(centres, dtype=float)
@@ -54,14 +63,14 @@ def _one_nn_predict(X_train, y_train, X):
 
 @pytest.mark.parametrize("k", [1, 3, 4, 5])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_edit_matches_leave_one_out_reference(k, seed):
+def test_edit_matches_leave_one_out_reference(k, seed, store_kind):
     X, y = _blobs(25, [[0, 0], [1.5, 0], [0.5, 1.5]], 1.0, seed)
     kept = edit(X, y, n_neighbors=k)
     np.testing.assert_array_equal(kept, _edit_reference(X, y, k))
     assert 0 < len(kept) < len(X)
 
 
-def test_edit_ties_follow_the_classifier():
+def test_edit_ties_follow_the_classifier(store_kind):
     # small integer grid: duplicates, equal distances and tied votes (k even)
     rng = np.random.default_rng(3)
     X = rng.integers(0, 4, size=(40, 2)).astype(float)
@@ -231,15 +240,6 @@ METRIC_CASES = [("euclidean", {}), ("sqeuclidean", {}), ("cityblock", {}),
                 ("mahalanobis", "VI")]
 
 
-@pytest.fixture(params=["tree", "rows"])
-def store_kind(request, monkeypatch):
-    """Condense searching the growing k-d tree, or comparing rows directly."""
-    costs = (1.0, 0.0) if request.param == "tree" else (0.0, 1.0)
-    monkeypatch.setattr(patrec.neighbors.editing, "search_costs",
-                        lambda *args, **kwargs: costs)
-    return request.param
-
-
 @pytest.mark.parametrize("metric, params", METRIC_CASES)
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("seed", range(8))
@@ -337,7 +337,7 @@ def test_condense_overflowing_distances_are_reported():
 
 # -- repeated editing, kind_sel, target classes, histories --
 
-def test_repeated_edit_repeats_until_nothing_is_removed():
+def test_repeated_edit_repeats_until_nothing_is_removed(store_kind):
     X, y = _blobs(60, [[0, 0], [1.2, 0], [0.5, 1.0]], 1.0, 25)
     kept, history = edit(X, y, n_neighbors=3, max_iter=50, return_history=True)
     alive = np.arange(len(X))
@@ -355,7 +355,7 @@ def test_repeated_edit_repeats_until_nothing_is_removed():
                                                    history.removed[1]]))
 
 
-def test_edit_kind_sel_all_needs_every_neighbour_to_agree():
+def test_edit_kind_sel_all_needs_every_neighbour_to_agree(store_kind):
     X, y = _blobs(40, [[0, 0], [1.5, 0]], 1.0, 26)
     distances = pairwise_distances(X)
     np.fill_diagonal(distances, np.inf)
@@ -374,7 +374,7 @@ def test_edit_target_classes_removes_only_from_them():
     np.testing.assert_array_equal(kept, np.union1d(np.flatnonzero(y == 0), full))
 
 
-def test_multiedit_history_replays_the_rounds():
+def test_multiedit_history_replays_the_rounds(store_kind):
     X, y = _blobs(90, [[0, 0], [1.2, 0]], 1.0, 28)
     kept, history = multiedit(X, y, n_splits=3, random_state=5, return_history=True)
     alive = np.arange(len(X))

@@ -20,9 +20,10 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ..base import BaseEstimator, ClassifierMixin
-from .._validation import check_scalar
+from .._training import linear_scores
+from .._validation import check_flag, check_scalar
 from ..exceptions import ConvergenceWarning
-from ._base import LinearClassifierMixin, check_flag, linear_scores
+from ._base import LinearClassifierMixin
 
 __all__ = ["SoftmaxRegression"]
 

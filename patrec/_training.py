@@ -32,7 +32,7 @@ from ._validation import check_flag, check_random_state, check_scalar
 from .exceptions import ConvergenceWarning
 
 __all__ = ["EpochLearner", "MulticlassEpochs", "TrainingHistory", "check_epoch", "check_epochs",
-           "check_finite_weights", "check_record_history", "epoch_orders",
+           "check_finite_weights", "check_record_history", "counted", "epoch_orders",
            "linear_scores", "replay", "row_storage", "run_epochs"]
 
 _NO_INDEX = np.empty(0, dtype=np.intp)
@@ -251,9 +251,9 @@ class EpochLearner:
     def summary(self, counts):
         """The ``verbose=1`` line: how training ended."""
         if counts[-1] == 0:
-            return f"converged after {len(counts)} epochs"
-        return (f"stopped after {len(counts)} epochs, {counts[-1]} {self.noun} in "
-                "the last")
+            return f"converged after {counted(len(counts), 'epochs')}"
+        return (f"stopped after {counted(len(counts), 'epochs')}, "
+                f"{counted(counts[-1], self.noun)} in the last")
 
     def unconverged_message(self, counts, max_epochs):
         """Why the result may be poor, or None; by default: the last epoch still
@@ -261,8 +261,8 @@ class EpochLearner:
         if counts[-1] == 0:
             return None
         return (
-            f"{self.name} stopped after max_epochs={max_epochs} epochs still making "
-            f"{counts[-1]} {self.noun} in its last epoch: the classes are not "
+            f"{self.name} reached max_epochs={max_epochs} still making "
+            f"{counted(counts[-1], self.noun)} in its last epoch: the classes are not "
             "separated by its discriminants. They may not be separable, or the "
             "features may be badly scaled, which makes the corrections converge "
             "very slowly: standardise the features (for example with "
@@ -346,7 +346,7 @@ def run_epochs(learner, codes, *, max_epochs, shuffle, random_state,
         counts.append(learner.epoch(number, order, log, n_logged))
         if recorder is not None:
             recorder.add_epoch(number, order, log[:n_logged[0]], counts[-1])
-        report(2, f"epoch {number}: {counts[-1]} {learner.noun}")
+        report(2, f"epoch {number}: {counted(counts[-1], learner.noun)}")
         if (learner.stop_when_clean and counts[-1] == 0) or number == max_epochs:
             break
     report(1, learner.summary(counts))
@@ -356,6 +356,11 @@ def run_epochs(learner, codes, *, max_epochs, shuffle, random_state,
         warnings.warn(problem, ConvergenceWarning, stacklevel=5)
     history = recorder.history() if recorder is not None else None
     return np.asarray(counts, dtype=np.intp), history
+
+
+def counted(count, noun):
+    """``"1 mistake"``, ``"3 mistakes"``: a count and its plural noun."""
+    return f"{count} {noun if count != 1 else noun[:-1]}"
 
 
 class _Recorder:

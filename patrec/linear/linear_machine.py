@@ -103,10 +103,10 @@ class LinearMachine(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
 
     ``sample_weight`` scales the steps: a mistake on a sample of weight s moves
     the weights by s rho (x, 1) (shared among E for ``update="all"``), s times the
-    step of an unweighted sample, and a sample of weight 0 is never visited (with
-    ``shuffle=False`` exactly as if it were removed).  An integer weight is not the
-    same as repeating the sample: the copies would be visited, and corrected, one
-    at a time.
+    step of an unweighted sample.  A sample of weight 0 is never visited, exactly
+    as if it were removed (the other samples are visited in the same order).  An
+    integer weight is not the same as repeating the sample: the copies would be
+    visited, and corrected, one at a time.
 
     Training that stops at ``max_epochs`` while the last epoch still made
     mistakes raises a `~patrec.exceptions.ConvergenceWarning`: the classes are

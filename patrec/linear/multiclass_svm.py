@@ -20,7 +20,7 @@ The loops are in ``_multiclass_svm.pyx``, driven by `patrec._training.run_epochs
 import numpy as np
 
 from .._training import (EpochLearner, check_epoch, check_epochs,
-                         check_finite_weights, run_epochs)
+                         check_finite_weights, counted, run_epochs)
 from .._validation import check_flag, check_scalar
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ._base import LinearClassifierMixin
@@ -104,9 +104,10 @@ class MulticlassSVM(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
     SGD follows it with scaled steps: the weights are first rescaled to mean 1 over
     the samples of positive weight, and an update on a sample of weight s is s
     eta_t (x, 1), s times the step of an unweighted sample.  Samples of weight 0
-    are never visited (with ``shuffle=False`` exactly as if they were removed).  A
-    repeated sample would instead be visited once per copy, so the trained weights
-    differ from those of repeated data, though both minimise the same objective.
+    are never visited, exactly as if they were removed (the other samples are
+    visited in the same order).  A repeated sample would instead be visited once
+    per copy, so the trained weights differ from those of repeated data, though
+    both minimise the same objective.
 
     When the returned weights still misclassify training samples after the
     ``max_epochs`` epochs a `~patrec.exceptions.ConvergenceWarning` says how many:
@@ -228,9 +229,9 @@ class _CrammerSingerEpochs(EpochLearner):
         rows["rival"] = rows["lowered"] = log[:, 2]
 
     def summary(self, counts):
-        return (f"{len(counts)} epochs, {counts[-1]} updates in the last; objective "
-                f"{self.objective[-1]:.6g}, {self.wrong} training samples "
-                "misclassified")
+        return (f"{counted(len(counts), 'epochs')}, {counted(counts[-1], 'updates')} "
+                f"in the last; objective {self.objective[-1]:.6g}, "
+                f"{counted(self.wrong, 'training samples')} misclassified")
 
     def unconverged_message(self, counts, max_epochs):
         if self.wrong == 0:

@@ -20,6 +20,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ..base import BaseEstimator, ClassifierMixin
+from .._progress import Reporter
 from .._training import linear_scores
 from .._validation import check_flag, check_scalar
 from ..exceptions import ConvergenceWarning
@@ -44,6 +45,9 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     tol : float, default=1e-6
         L-BFGS stops when every gradient entry of the objective (divided by the number
         of samples) is below ``tol``.
+    verbose : int, default=0
+        1 reports to stderr how L-BFGS ended (iterations, objective); 2 adds a line
+        per iteration.
 
     Attributes
     ----------
@@ -88,22 +92,35 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     [[0.01, 0.99, 0.0]]
     """
 
-    def __init__(self, *, C=1.0, fit_intercept=True, max_iter=1000, tol=1e-6):
+    def __init__(self, *, C=1.0, fit_intercept=True, max_iter=1000, tol=1e-6,
+                 verbose=0):
         self.C = C
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
+        self.verbose = verbose
 
     def _fit(self, X, codes):
         C = check_scalar(self.C, "C", low=0, low_open=True)
         fit_intercept = check_flag(self.fit_intercept, "fit_intercept")
         max_iter = check_scalar(self.max_iter, "max_iter", numbers.Integral, low=1)
         tol = check_scalar(self.tol, "tol", low=0, low_open=True)
+        report = Reporter("SoftmaxRegression", self.verbose)
         objective = SoftmaxObjective(X, codes, len(self.classes_), C, fit_intercept)
+
+        def each_iteration(intermediate_result):
+            each_iteration.count += 1
+            report(2, f"iteration {each_iteration.count}: objective "
+                      f"{intermediate_result.fun:.6g}")
+
+        each_iteration.count = 0
         result = minimize(objective, np.zeros(objective.size), jac=True,
                           method="L-BFGS-B",
+                          callback=each_iteration if report.wants(2) else None,
                           options={"maxiter": max_iter, "gtol": tol, "maxls": 50,
                                    "ftol": 64 * np.finfo(float).eps})
+        report(1, f"L-BFGS {'converged' if result.success else 'stopped'} after "
+                  f"{result.nit} iterations, objective {result.fun:.6g}")
         if not result.success:
             warnings.warn(
                 f"L-BFGS stopped before converging after {result.nit} iterations "

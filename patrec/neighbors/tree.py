@@ -353,7 +353,7 @@ class BranchBoundTree(NeighborIndex):
         >>> _, indices, counts = tree.query([[0.5, 0.5]], return_counts=True)
         >>> bool(steps.indices[0] == indices[0, 0])
         True
-        >>> len(steps.distance_evaluations) == counts[0] < 500
+        >>> bool(len(steps.distance_evaluations) == counts[0] < 500)
         True
         >>> bool(np.all(steps.pruned["distance"] > steps.pruned["bound"]
         ...             + steps.pruned["radius"]))

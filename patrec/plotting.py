@@ -334,8 +334,9 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
     Z = np.hstack([grid, np.ones((len(grid), 1))])
     decide = _weights_decider(clf)
     if fig is None:
-        fig = plt.figure(figsize=(5.5, 5))
+        fig = plt.figure(figsize=(6.5, 4.8))
     ax = fig.gca()
+    fig.subplots_adjust(right=0.75)  # room for the legend, outside the data
     extent = (grid_x[0, 0], grid_x[0, -1], grid_y[0, 0], grid_y[-1, 0])
     image = ax.imshow(decide(weights[0], Z).reshape(grid_x.shape), origin="lower",
                       extent=extent, cmap=ListedColormap(colours), alpha=0.3,
@@ -347,8 +348,18 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
                    edgecolors="k", linewidths=0.3, label=str(label), zorder=2)
     ring = ax.scatter([], [], s=160, facecolors="none", edgecolors="k",
                       linewidths=1.8, zorder=3, label="corrected sample")
-    ax.legend(loc="upper right", fontsize="small", framealpha=0.8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small")
     names = [str(label) for label in clf.classes_]
+
+    def rivals(index):
+        """The classes that lost in the correction ending at row ``index``."""
+        first = index
+        while first > 0 and rows[first]["raised"] < 0 and \
+                rows[first - 1]["t"] == rows[index]["t"] and \
+                rows[first - 1]["epoch"] == rows[index]["epoch"]:
+            first -= 1
+        found = [names[r] for r in rows[first:index + 1]["rival"] if r >= 0]
+        return ", ".join(found) if found else "the rest"
 
     def draw(frame):
         (epoch, index), W = frames[frame], weights[frame]
@@ -356,9 +367,8 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
         if index >= 0:
             row = rows[index]
             ring.set_offsets(X[[row["sample"]]])
-            rival = names[row["rival"]] if row["rival"] >= 0 else "the rest"
             title = (f"epoch {epoch}: sample {row['sample']} "
-                     f"({names[row['target']]}) against {rival}")
+                     f"({names[row['target']]}) against {rivals(index)}")
         else:
             ring.set_offsets(np.empty((0, 2)))
             title = "initial weights" if epoch == 0 else f"after epoch {epoch}"
@@ -373,7 +383,8 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
     return animation
 
 
-def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True):
+def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
+                node_labels=True):
     """Draw the branch-and-bound search of one query on a 2-D tree (the course's figure).
 
     Every node the search looked at is drawn as its ball: centre M_p, radius r_p
@@ -398,6 +409,9 @@ def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True):
         ``tree.explain(x, k)``, computed when None.
     samples : bool, default=True
         Draw the training samples the search never reached, in light grey.
+    node_labels : bool, default=True
+        Write each drawn node's number at its mean M_p (the numbers of
+        ``explanation.entered`` and ``explanation.pruned``).
 
     Returns
     -------
@@ -445,6 +459,11 @@ def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True):
         ax.add_patch(Polygon(centers[node] + radius[node] * ball, closed=True,
                              fill=True, facecolor=(0.84, 0.15, 0.16, 0.06),
                              edgecolor="tab:red", linestyle="--", linewidth=1.0))
+    if node_labels:
+        for node, colour in [(n, "tab:green") for n in entered[1:]] + \
+                [(n, "tab:red") for n in explanation.pruned["node"]]:
+            ax.annotate(str(node), centers[node], color=colour, fontsize=7,
+                        ha="center", va="center", zorder=3)
     seen = explanation.distance_evaluations["sample"]
     seen = seen[seen >= 0]
     if samples:

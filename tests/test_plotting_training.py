@@ -204,3 +204,12 @@ def test_search_picture_refuses_what_it_cannot_draw():
                            metric_params={"VI": np.eye(2)})
     with pytest.raises(ValueError, match="mahalanobis"):
         plot_search(tree, X[0, :2])
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import patrec.plotting
+
+    result = doctest.testmod(patrec.plotting, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

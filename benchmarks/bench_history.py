@@ -119,9 +119,9 @@ def bench_against_baseline(baseline, n, params):
         cls, extra = LEARNERS[name]
         settings = {"max_epochs": EPOCHS, "random_state": 0, **extra}
         mine, theirs = [], []
-        for _ in range(3):  # interleaved rounds of fresh processes
-            mine += time_in_process(ours, cls.__name__, settings, n, 2)
-            theirs += time_in_process(baseline, cls.__name__, settings, n, 2)
+        for _ in range(5):  # interleaved rounds of fresh processes
+            mine += time_in_process(ours, cls.__name__, settings, n, 3)
+            theirs += time_in_process(baseline, cls.__name__, settings, n, 3)
         _common.report(f"{name}_fit_vs_baseline", {**params, "baseline": str(baseline)},
                        float(np.median(mine)), "patrec baseline build",
                        float(np.median(theirs)))

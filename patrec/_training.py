@@ -31,9 +31,10 @@ from ._progress import Reporter
 from ._validation import check_flag, check_random_state, check_scalar
 from .exceptions import ConvergenceWarning
 
-__all__ = ["EpochLearner", "MulticlassEpochs", "TrainingHistory", "check_epoch", "check_epochs",
-           "check_finite_weights", "check_record_history", "counted", "epoch_orders",
-           "linear_scores", "replay", "row_storage", "run_epochs"]
+__all__ = ["EpochLearner", "MulticlassEpochs", "TrainingHistory", "check_epoch",
+           "check_epochs", "check_finite_weights", "check_record_history", "continues",
+           "counted", "epoch_orders", "linear_scores", "replay", "row_storage",
+           "run_epochs"]
 
 _NO_INDEX = np.empty(0, dtype=np.intp)
 NO_WEIGHTS = np.empty(0, dtype=np.float64)  # the loops' "no sample_weight"
@@ -445,8 +446,17 @@ def replay(history, X, *, start=0, stop=None):
         if row["lowered"] >= 0:
             W[row["lowered"]] -= row["share"] * z
         last_of_its_correction = (index + 1 == len(corrections)
-                                  or corrections[index + 1]["raised"] >= 0
-                                  or corrections[index + 1]["t"] != row["t"]
-                                  or corrections[index + 1]["epoch"] != row["epoch"])
+                                  or not continues(corrections, index + 1))
         if index >= start and last_of_its_correction:
             yield index, W
+
+
+def continues(corrections, index):
+    """Whether row ``index`` continues the correction of the row before it: one more
+    class lowered by an ``update="all"`` correction (same step, nothing raised, a
+    shared step)."""
+    if index == 0:
+        return False
+    row, before = corrections[index], corrections[index - 1]
+    return (row["raised"] < 0 and row["share"] != row["step"]
+            and row["t"] == before["t"] and row["epoch"] == before["epoch"])

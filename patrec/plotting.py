@@ -291,7 +291,7 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
     from matplotlib.animation import FuncAnimation
     from matplotlib.colors import ListedColormap
 
-    from ._training import replay
+    from ._training import continues, replay
     from ._validation import check_option
 
     history = getattr(clf, "history_", None)
@@ -354,9 +354,7 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
     def rivals(index):
         """The classes that lost in the correction ending at row ``index``."""
         first = index
-        while first > 0 and rows[first]["raised"] < 0 and \
-                rows[first - 1]["t"] == rows[index]["t"] and \
-                rows[first - 1]["epoch"] == rows[index]["epoch"]:
+        while first > 0 and continues(rows, first):
             first -= 1
         found = [names[r] for r in rows[first:index + 1]["rival"] if r >= 0]
         return ", ".join(found) if found else "the rest"

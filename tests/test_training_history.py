@@ -276,6 +276,7 @@ def test_library_replay_reaches_every_epoch(iris, clf):
     reached = {}
     for index, W in replay(history, X):
         reached[index] = W.copy()
+    assert len(reached) == history.corrections_per_epoch.sum()  # one per correction
     for epoch, end in enumerate(ends, start=1):
         if end < 0 or history.corrections[end]["epoch"] != epoch:
             continue  # an epoch without corrections

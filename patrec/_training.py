@@ -205,9 +205,8 @@ class TrainingHistory:
 class EpochLearner:
     """What a learner hands to `run_epochs`: its epoch loop and its weights.
 
-    A subclass sets ``name`` (shown in messages), ``n_rows`` (rows of W) and
-    implements `epoch` and `weights`; `describe` fills the learner's fields of the
-    recorded corrections.
+    A subclass sets ``name`` (shown in messages) and implements `epoch`, `weights`,
+    `finish` and `describe` (the learner's fields of the recorded corrections).
     """
 
     name = "learner"
@@ -233,6 +232,10 @@ class EpochLearner:
 
     def weights(self):
         """A copy of the current W, shape (n_rows, n_features + 1), float64."""
+        raise NotImplementedError
+
+    def finish(self):
+        """The weights training returns (the last ones, or their average)."""
         raise NotImplementedError
 
     def describe(self, rows, log):
@@ -296,7 +299,6 @@ class MulticlassEpochs(EpochLearner):
         if self.averaged:
             self.Wt -= self.Ut / self.counter[0]
         return self.Wt
-
 
 
 def run_epochs(learner, codes, *, max_epochs, shuffle, random_state,

@@ -107,13 +107,14 @@ def check_epochs(max_epochs):
 
 def check_record_history(record_history):
     """Validate ``record_history``: False, True or ``"weights"``; return it."""
+    allowed = f"record_history must be True, False or 'weights', got {record_history!r}."
     if isinstance(record_history, str):
         if record_history == "weights":
             return record_history
-        raise ValueError(
-            f"record_history must be True, False or 'weights', got {record_history!r}."
-        )
-    return check_flag(record_history, "record_history")
+        raise ValueError(allowed)
+    if not isinstance(record_history, (bool, np.bool_)):
+        raise TypeError(allowed)
+    return bool(record_history)
 
 
 def linear_scores(X, coef, intercept):

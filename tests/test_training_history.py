@@ -336,8 +336,8 @@ def test_replay_needs_the_corrections(iris):
 
 @pytest.mark.parametrize("value, error, match", [
     ("yes", ValueError, "record_history must be True, False or 'weights'"),
-    (1, TypeError, "record_history must be True or False"),
-    (None, TypeError, "record_history must be True or False"),
+    (1, TypeError, "record_history must be True, False or 'weights', got 1"),
+    (None, TypeError, "record_history must be True, False or 'weights', got None"),
 ])
 @pytest.mark.parametrize("cls", [Perceptron, LinearMachine, MulticlassSVM,
                                  PiecewiseLinearClassifier])

@@ -213,3 +213,31 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(patrec.plotting, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_history_error_needs_the_training_features(three):
+    X, y = three
+    clf = LinearMachine(record_history=True, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="X has 3 features; LinearMachine was trained "
+                                         "on 2"):
+        plot_history(clf, np.hstack([X, X[:, :1]]), y)
+
+
+def test_animation_refuses_other_data_than_the_training_data(three):
+    X, y = three
+    clf = LinearMachine(record_history=True, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="training data the history was recorded on"):
+        animate_training(clf, X + 1.0, y, by="correction", resolution=10)
+
+
+def test_search_picture_takes_only_the_explanation_of_its_query():
+    X = np.random.default_rng(1).uniform(size=(200, 2))
+    tree = BranchBoundTree(X, leaf_size=12, random_state=0)
+    x = np.array([0.4, 0.6])
+    steps = tree.explain(x, k=2)
+    ax = plot_search(tree, x, k=2, explanation=steps)
+    assert ax.explanation is steps
+    with pytest.raises(ValueError, match="explanation must be tree.explain"):
+        plot_search(tree, x, k=1, explanation=steps)
+    with pytest.raises(ValueError, match="explanation must be tree.explain"):
+        plot_search(tree, [0.5, 0.5], k=2, explanation=steps)

@@ -669,8 +669,9 @@ def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
                label="query x, and B around it"),
     ]
     ax.legend(handles=legend, loc="upper right", fontsize="small", framealpha=0.9)
-    ax.set_title(f"Branch and bound: {len(explanation.distance_evaluations)} distances "
-                 f"for {tree.n_samples} samples")
+    n_total = len(explanation.distance_evaluations)
+    ax.set_title(f"Branch and bound: {n_total} distances for {tree.n_samples} samples\n"
+                 f"({len(seen)} to samples, {n_total - len(seen)} to node means)")
     ax.explanation = explanation
     return ax
 

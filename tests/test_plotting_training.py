@@ -191,7 +191,10 @@ def test_search_picture_draws_the_explanation(metric):
                                X[steps.skipped["sample"]].reshape(-1, 2))
     np.testing.assert_allclose(stars.get_offsets(), X[indices[0]])
     np.testing.assert_allclose(query.get_offsets(), [x])
-    assert f"{counts[0]} distances for 500 samples" in ax.get_title()
+    n_means = int(np.sum(steps.distance_evaluations["sample"] < 0))
+    assert ax.get_title() == (f"Branch and bound: {counts[0]} distances for 500 samples\n"
+                              f"({counts[0] - n_means} to samples, {n_means} to node "
+                              "means)")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels[1] == f"node pruned by rule 1 ({len(steps.pruned)})"
 

@@ -182,6 +182,27 @@ class TrainingHistory:
     n_samples`` rows (times n_classes - 1 for ``update="all"``, times n_classes for a
     multiclass `Perceptron`); ``weights`` takes 8 (n_epochs + 1) n_rows
     (n_features + 1) bytes.  ``record_history="weights"`` keeps only the latter.
+
+    Examples
+    --------
+    Replay a linear machine's corrections by hand with the course's rule, a_y += rho
+    (x, 1) and a_r -= rho (x, 1), from the initial (zero) weights:
+
+    >>> import numpy as np
+    >>> from patrec import LinearMachine
+    >>> X = np.array([[0, 0], [1, 0], [5, 0], [6, 0], [0, 5], [0, 6]], dtype=float)
+    >>> clf = LinearMachine(record_history=True, random_state=0).fit(
+    ...     X, [0, 0, 1, 1, 2, 2])
+    >>> history = clf.history_
+    >>> W = history.weights[0].copy()
+    >>> for row in history.corrections:
+    ...     z = np.append(X[row["sample"]], 1.0)
+    ...     W[row["raised"]] += row["step"] * z
+    ...     W[row["lowered"]] -= row["share"] * z
+    >>> bool(np.array_equal(W, history.weights[-1]))
+    True
+    >>> bool(np.array_equal(W[:, :2], clf.coef_) and np.array_equal(W[:, 2], clf.intercept_))
+    True
     """
 
     def __init__(self, corrections, weights, corrections_per_epoch, visits_per_epoch,

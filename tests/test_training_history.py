@@ -376,3 +376,12 @@ def test_replay_takes_the_training_data_sparse_or_in_another_precision(iris, clf
     for _, W in replay(sparse, sp.csr_matrix(X)):
         pass
     np.testing.assert_allclose(W, last, rtol=1e-5, atol=1e-5 * np.abs(last).max())
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import patrec._training
+
+    result = doctest.testmod(patrec._training, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

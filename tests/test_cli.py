@@ -355,3 +355,112 @@ def test_error_messages_show_plain_numbers(tmp_path):
     result = run("compare", "--data", "few.csv", cwd=tmp_path)
     assert result.returncode == 2
     assert "class 0 has 2 samples" in result.stderr and "np." not in result.stderr
+
+
+# -- review of issue 11: more awkward files ----------------------------------------------
+
+@pytest.mark.parametrize("content, message", [
+    ("a,b,label\n1,2,x\n3,4,\n5,6,y\n", "the target column 'label' of data.csv has no "
+     "class at line 3: every sample needs one"),
+    ("a,b,label\n1,2,0\n3,4,nan\n5,6,1\n", "has no class at line 3"),
+    ("a,b,label\n1,NA,x\n3,4,y\n", "'NA' at line 2; missing values are not supported"),
+    ("a,b,label\n1,,x\n3,4,y\n", "an empty field at line 2; missing values are not"),
+    ("a;b;label\n1,5;2;x\n3;4;y\n", "'1,5' at line 2; it looks like a number with a "
+     "decimal comma"),
+    ("a,b,label\n1,2,x\n3,inf,y\n", r"column 'b' of data.csv holds an infinite value "
+     r"\('inf'\) at line 3"),
+    ("a,b,label\n1,2,x\nnan,4,y\n", r"column 'a' of data.csv holds a missing value "
+     r"\('nan'\) at line 3"),
+])
+def test_missing_values_and_decimal_commas_are_named(tmp_path, content, message):
+    (tmp_path / "data.csv").write_text(content)
+    result = run("compare", "--data", "data.csv", "--cv", "2", cwd=tmp_path)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and re.search(message, lines[0]), result.stderr
+    assert "only the target column may hold text" not in result.stderr
+    assert "pass --target" not in result.stderr
+
+
+def test_a_delimiter_at_the_end_of_every_line_adds_no_column(tmp_path):
+    X, _, labels = _iris_rows()
+    write_csv(tmp_path / "excel.csv", [[*r, label, ""] for r, label in zip(X, labels)],
+              header=["a", "b", "c", "d", "species", ""])
+    result = run("compare", "--data", "excel.csv", "--classifiers", "knn", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "150 samples, 4 features, 3 classes" in result.stdout
+
+
+def test_a_header_of_numbers_above_integer_classes_is_read_as_a_header(tmp_path):
+    X, y, _ = _iris_rows()
+    write_csv(tmp_path / "numbers.csv", [[*r, t] for r, t in zip(X, y)],
+              header=["1", "2", "3", "4", "5"])
+    result = run("compare", "--data", "numbers.csv", "--classifiers", "knn", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "150 samples, 4 features, 3 classes" in result.stdout
+    assert "reading its first row as the header" in result.stderr
+    assert "'5' in the target column appears in no other row" in result.stderr
+    # the same by the target's column number, and by a name found in the first row
+    for target in ("5", "4"):
+        result = run("compare", "--data", "numbers.csv", "--target", target,
+                     "--classifiers", "knn", cwd=tmp_path)
+        if target == "5":
+            assert "150 samples, 4 features, 3 classes" in result.stdout, result.stderr
+        else:  # column 4 holds measurements: refused as a target, header or not
+            assert result.returncode == 2 and "measurements" in result.stderr
+    write_csv(tmp_path / "named.csv", [[*r, t] for r, t in zip(X, y)],
+              header=["1", "2", "3", "4", "label"])
+    result = run("compare", "--data", "named.csv", "--target", "label", "--classifiers",
+                 "knn", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "150 samples" in result.stdout and result.stderr == ""
+    # header-less files whose first label repeats keep every row, as before
+    write_csv(tmp_path / "plain.csv", [[*r, t] for r, t in zip(X, y)])
+    result = run("compare", "--data", "plain.csv", "--classifiers", "knn", cwd=tmp_path)
+    assert "150 samples" in result.stdout and "no header row" in result.stderr
+
+
+def test_unreadable_names_and_files_get_a_hint(tmp_path):
+    result = run("compare", "--data", "irs", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "no such file: irs (did you mean the bundled data set 'iris'?)" in result.stderr
+    (tmp_path / "latin.csv").write_bytes("a,b,espèce\n1,2,x\n".encode("latin-1"))
+    result = run("compare", "--data", "latin.csv", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "is not UTF-8 text (byte 0xe8 at position 7); save it as UTF-8" in result.stderr
+
+
+def test_plot_format_is_checked_before_the_work_and_a_bare_name_gets_png(tmp_path):
+    result = run("compare", "--plot", "regions.jpeg2", cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert ".jpeg2 is no image format matplotlib writes (" in result.stderr
+    result = run("compare", "--classifiers", "knn", "--plot", "regions", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "decision regions saved to regions.png" in result.stdout
+    assert (tmp_path / "regions.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_one_feature_plot_draws_bands_along_that_feature(tmp_path):
+    X, _, labels = _iris_rows()
+    write_csv(tmp_path / "petal.csv", [[r[2], label] for r, label in zip(X, labels)],
+              header=["petal_length", "species"])
+    figure, out = draw_figure(["--data", str(tmp_path / "petal.csv"), "--classifiers",
+                               "qda", "minimum-distance", "--plot",
+                               str(tmp_path / "petal.png")])
+    assert "150 samples, 1 feature, 3 classes" in out
+    assert "single feature" in figure._suptitle.get_text()
+    assert "principal" not in figure._suptitle.get_text()
+    qda, nearest = [ax for ax in figure.axes if ax.get_visible()]
+    rows = table(out)
+    assert qda.get_title() == f"qda: CV error {float(rows['qda']['mean']):.3f}"
+    assert qda.axison and not qda.texts  # it fits one feature, as in the table
+    assert qda.get_xlabel() == "petal_length" and qda.get_ylabel() == ""
+    assert list(qda.get_yticks()) == []
+    assert qda.get_xlim()[0] < 1.0 and qda.get_xlim()[1] > 6.9  # measured units
+    # the prototypes are the class means of petal_length, drawn on the axis
+    stars = nearest.collections[-1].get_offsets()
+    X_all, y_all = load_iris(return_X_y=True)
+    assert np.allclose(sorted(stars[:, 0]),
+                       sorted(X_all[y_all == k, 2].mean() for k in range(3)))
+    assert np.all(stars[:, 1] == 0)
+    __import__("matplotlib.pyplot").pyplot.close(figure)

@@ -342,6 +342,8 @@ def check_sample_weight(sample_weight, n_samples):
     """
     if sample_weight is None:
         return np.ones(n_samples, dtype=np.float64)
+    if np.iscomplexobj(sample_weight):  # numpy would drop the imaginary parts
+        raise TypeError("sample_weight must hold real numbers, got complex values.")
     if isinstance(sample_weight, numbers.Number) and not isinstance(sample_weight, bool):
         weights = np.full(n_samples, sample_weight, dtype=np.float64)
     else:

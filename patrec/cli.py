@@ -25,6 +25,7 @@ import argparse
 import csv
 import difflib
 import os
+import re
 import sys
 import textwrap
 import time
@@ -497,13 +498,33 @@ def _figure_path(path):
     return path
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
 def _summarise(caught):
-    """Distinct warning messages, each with the number of times it was raised."""
-    counts = {}
+    """The warnings, each kind once with the number of times it was raised.
+
+    Messages that differ only in their numbers (one per fold: "still making 97
+    mistakes", "... 120 mistakes") are one kind; a number that varies is shown as
+    its range, "97..120".
+    """
+    kinds = {}
     for warning in caught:
         text = f"{warning.category.__name__}: {_first_line(warning.message)}"
-        counts[text] = counts.get(text, 0) + 1
-    return counts
+        words = tuple(_NUMBER.split(text))
+        kinds.setdefault(words, []).append(_NUMBER.findall(text))
+    summary = {}
+    for words, numbers in kinds.items():
+        shown = [_number_range(column) for column in zip(*numbers)]
+        text = "".join(word + number for word, number in zip(words, shown + [""]))
+        summary[text] = len(numbers)
+    return summary
+
+
+def _number_range(texts):
+    """One number as written when it never changes, else ``"low..high"``."""
+    low, high = min(texts, key=float), max(texts, key=float)
+    return texts[0] if float(low) == float(high) else f"{low}..{high}"
 
 
 def print_table(rows, out):

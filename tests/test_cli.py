@@ -467,3 +467,40 @@ def test_one_feature_plot_draws_bands_along_that_feature(tmp_path):
                        sorted(X_all[y_all == k, 2].mean() for k in range(3)))
     assert np.all(stars[:, 1] == 0)
     __import__("matplotlib.pyplot").pyplot.close(figure)
+
+
+def test_warnings_that_differ_only_in_their_numbers_are_one_line(tmp_path):
+    import io
+    import warnings
+
+    from patrec import cli
+    from patrec.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for mistakes in (97, 120, 105):
+            warnings.warn(f"reached max_epochs=100 still making {mistakes} mistakes; "
+                          "tol=1e-06", ConvergenceWarning)
+        warnings.warn("something else", UserWarning)
+    assert cli._summarise(caught) == {
+        "ConvergenceWarning: reached max_epochs=100 still making 97..120 mistakes; "
+        "tol=1e-06": 3,
+        "UserWarning: something else": 1,
+    }
+    # end to end: one line per classifier, not one per fold
+    rng = np.random.default_rng(0)
+    X = 100 * rng.normal(size=(90, 2))
+    y = np.repeat([0, 1, 2], 30)
+    write_csv(tmp_path / "noise.csv", [[*r, t] for r, t in zip(X, y)],
+              header=["a", "b", "target"])
+    args = cli.build_parser().parse_args(
+        ["compare", "--data", str(tmp_path / "noise.csv"), "--classifiers",
+         "linear-machine", "--cv", "3", "--no-scale"])
+    out = io.StringIO()
+    cli.compare(args, out=out, err=io.StringIO())
+    notes = [line for line in out.getvalue().splitlines()
+             if line.startswith("linear-machine: warning")]
+    assert len(notes) == 1, notes
+    assert re.match(r"linear-machine: warning \(3 times\): ConvergenceWarning: "
+                    r"LinearMachine reached max_epochs=\d+ still making \d+\.\.\d+ "
+                    r"mistakes", notes[0]), notes

@@ -103,6 +103,8 @@ def plot_decision_regions(clf, X, y=None, ax=None, *, resolution=200, prototypes
             "Project the data to two features first (for example with FisherLDA)."
         )
     check_scalar(resolution, "resolution", numbers.Integral, low=2)
+    if claims:
+        _check_one_vs_all(clf)
     if y is not None:
         y = check_labels(y, X.shape[0])
     if ax is None:
@@ -252,11 +254,7 @@ def _key(label):
     return (isinstance(label, str), label)
 
 
-def _draw_claims(ax, clf, grid, grid_x, grid_y):
-    """Hatch where no binary model of a one-vs-all classifier claims the point, or
-    several do; return the legend handles."""
-    from matplotlib.patches import Patch
-
+def _check_one_vs_all(clf):
     from .linear import OneVsAll
 
     if not isinstance(clf, OneVsAll):
@@ -264,6 +262,13 @@ def _draw_claims(ax, clf, grid, grid_x, grid_y):
             f"claims=True shows the binary models of a OneVsAll classifier; "
             f"{type(clf).__name__} is not one."
         )
+
+
+def _draw_claims(ax, clf, grid, grid_x, grid_y):
+    """Hatch where no binary model of a one-vs-all classifier claims the point, or
+    several do; return the legend handles."""
+    from matplotlib.patches import Patch
+
     from .linear._reduction import binary_scores
 
     claimed = (binary_scores(clf.estimators_, np.asarray(grid, dtype=float)) > 0).sum(axis=1)

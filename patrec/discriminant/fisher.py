@@ -293,7 +293,7 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        X_new : ndarray of shape (n_samples, n_components_)
+        X_new : ndarray of shape (n_samples, `n_components_`)
             ``X @ scalings_`` (``"eigen"``) or ``(X - xbar_) @ scalings_`` (``"svd"``),
             first ``n_components_`` columns.
         """
@@ -317,7 +317,7 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        X_new : ndarray of shape (n_samples, n_components_)
+        X_new : ndarray of shape (n_samples, `n_components_`)
             ``fit(X, y).transform(X)``.
         """
         return self.fit(X, y).transform(X)
@@ -332,7 +332,7 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        feature_names_out : ndarray of str objects, shape (n_components_,)
+        feature_names_out : ndarray of str objects, shape (`n_components_`,)
         """
         self._check_is_fitted()
         return np.asarray([f"fisherlda{i}" for i in range(self.n_components_)],

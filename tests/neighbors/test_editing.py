@@ -1,10 +1,8 @@
 """Editing (Wilson, multi-edit) and condensing (Hart) of a training set."""
-import doctest
 
 import numpy as np
 import pytest
 
-import patrec.neighbors.editing
 from patrec.neighbors import KNeighborsClassifier, condense, edit, multiedit
 
 
@@ -180,7 +178,3 @@ def test_bad_parameters():
     with pytest.raises(ValueError, match="random_state"):
         condense(X, y, random_state=-1)
 
-
-def test_doctests():
-    result = doctest.testmod(patrec.neighbors.editing)
-    assert result.attempted > 0 and result.failed == 0

@@ -10,8 +10,14 @@ Build (the same command as CI and the README)::
     sphinx-build -W --keep-going -b html docs docs/_build/html
 """
 import os
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.addnodes import pending_xref
 
 import patrec
+
+DOCS_DIR = Path(__file__).resolve().parent
 
 project = "patrec"
 author = "the patrec developers"
@@ -53,6 +59,15 @@ html_theme_options = {
     "header_links_before_dropdown": 8,
 }
 
+# -- Performance tables, from the JSON lines of benchmarks/run.py ------------------
+import sys  # noqa: E402
+
+sys.path.insert(0, str(DOCS_DIR))
+from benchmark_tables import write_tables  # noqa: E402
+
+write_tables(DOCS_DIR / "benchmarks" / "results.jsonl",
+             DOCS_DIR / "benchmarks" / "tables.rst.inc")
+
 # -- Gallery ---------------------------------------------------------------------
 sphinx_gallery_conf = {
     "examples_dirs": "../examples",
@@ -82,3 +97,25 @@ if os.environ.get("PATREC_DOCS_ONLINE") == "1":
         "scipy": ("https://docs.scipy.org/doc/scipy", None),
         "sklearn": ("https://scikit-learn.org/stable", None),
     }
+
+
+# -- :example:`folder/plot_name` links a gallery example ----------------------------
+# The link text is the example's title.  The guide may name an example that another
+# branch is still adding: until its script exists the role prints the script's path
+# instead of a link, so the build never depends on the order in which work lands.
+EXAMPLES_DIR = DOCS_DIR.parent / "examples"
+
+
+def example_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    target = text.strip().removesuffix(".py")
+    if not (EXAMPLES_DIR / f"{target}.py").is_file():
+        return [nodes.literal(rawtext, f"examples/{target}.py")], []
+    label = "sphx_glr_auto_examples_" + target.replace("/", "_") + ".py"
+    node = pending_xref(rawtext, refdomain="std", reftype="ref", reftarget=label,
+                        refexplicit=False, refwarn=True)
+    node += nodes.inline(rawtext, target)
+    return [node], []
+
+
+def setup(app):
+    app.add_role("example", example_role)

@@ -131,3 +131,17 @@ def test_the_api_reference_names_every_public_object():
               if line.startswith("   ") and line.strip() and not line.strip().startswith(":")}
     missing = [name for name in _exported_names() if name not in listed]
     assert not missing, f"docs/api.rst does not list {missing}"
+
+
+# The hand-written pages only (not what a docs build generates beside them).
+BUILT = {"_build", "generated", "auto_examples", "gen_modules", "_templates"}
+DOC_PAGES = sorted(page for page in API_PAGE.parent.rglob("*.rst")
+                   if not BUILT & set(page.relative_to(API_PAGE.parent).parts))
+
+
+@pytest.mark.parametrize("page", [p for p in DOC_PAGES if ">>> " in p.read_text("utf-8")],
+                         ids=lambda p: str(p.relative_to(API_PAGE.parent)))
+def test_the_guide_examples_run(page):
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} example(s) of {page.name} failed"

@@ -43,7 +43,7 @@ templates_path = ["_templates"]
 numpydoc_show_class_members = False
 numpydoc_attributes_as_param_list = True
 autodoc_typehints = "none"
-autodoc_default_options = {"members": True, "inherited-members": True}
+autodoc_default_options = {"members": True}
 
 exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/**/*.ipynb",
                     "**/*.codeobj.json", "**/*.md5"]
@@ -53,6 +53,10 @@ nitpicky = False
 html_theme = "pydata_sphinx_theme"
 html_static_path = ["_static"]
 html_title = f"patrec {release}"
+html_css_files = ["patrec.css"]
+# single pages have no section navigation: give their width to the text
+html_sidebars = {page: [] for page in ("index", "getting_started", "cli", "datasets",
+                                       "performance", "from_sklearn")}
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,

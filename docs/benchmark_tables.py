@@ -53,7 +53,9 @@ def tables(records):
         rows = groups[name]
         extras = [key for key in rows[0] if key not in SKIP]
         title = TITLES.get(name, name)
-        out += [title, "-" * len(title), "", ".. list-table::", "   :header-rows: 1", ""]
+        widths = [30, 22, 11, 11, 9] + [12] * len(extras)
+        out += [title, "-" * len(title), "", ".. list-table::", "   :header-rows: 1",
+                "   :widths: " + " ".join(map(str, widths)), ""]
         header = ["parameters", "reference", "patrec (ms)", "reference (ms)",
                   "ratio"] + [key.replace("_", " ") for key in extras]
         out.append("   * - " + "\n     - ".join(header))

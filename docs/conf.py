@@ -77,6 +77,9 @@ sphinx_gallery_conf = {
     "examples_dirs": "../examples",
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",
+    # the chapters in the course's order; folders added later come after them
+    "subsection_order": ["../examples/linear", "../examples/discriminant",
+                         "../examples/piecewise", "../examples/neighbors", "*"],
     "within_subsection_order": "FileNameSortKey",
     # links from the code of the examples to the API pages, and the reverse
     # ("Examples using ..." at the end of every API page)

@@ -11,9 +11,13 @@ from patrec.registry import CLASSIFIERS, classifier_names, get_classifier
 ESTIMATORS = [get_classifier(name)() for name in classifier_names()]
 
 # Parameters that one check needs, as scikit-learn's own suite sets them: the array-API
-# check fits on data with collinear features, where QDA without regularisation must
+# check and three sample-weight checks fit on data with collinear or constant features
+# within a class (or 3 samples for 30 features), where QDA without regularisation must
 # (and does) refuse the singular class covariances.
-CHECK_PARAMS = {("QDA", "check_array_api_input"): {"reg_param": 0.1}}
+CHECK_PARAMS = {("QDA", check): {"reg_param": 0.1} for check in (
+    "check_array_api_input", "check_sample_weights_shape",
+    "check_sample_weights_not_overwritten",
+    "check_sample_weight_equivalence_on_dense_data")}
 
 
 @parametrize_with_checks(ESTIMATORS)

@@ -19,6 +19,7 @@ __all__ = [
     "check_labels",
     "encode_labels",
     "check_scalar",
+    "check_flag",
     "check_option",
     "check_random_state",
     "check_sample_weight",
@@ -308,6 +309,13 @@ def check_scalar(value, name, kind=numbers.Real, *, low=None, high=None,
         raise ValueError(
             f"{name} must be in {left}{lo}, {hi}{right}, got {plain(value)!r}.")
     return value
+
+
+def check_flag(value, name):
+    """Validate a True/False parameter; return it as a bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}.")
+    return bool(value)
 
 
 def check_option(value, name, options):

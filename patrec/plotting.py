@@ -294,6 +294,405 @@ def _draw_prototypes(ax, clf, classes, colours, prototypes):
                       edgecolors="k", linewidths=1.0, zorder=3, label="prototypes")
 
 
+# -- Watching the algorithms: training histories, animations, search pictures ----------
+# (the ``history_`` of the error-correcting learners, `BranchBoundTree.explain`)
+
+__all__ += ["plot_history", "animate_training", "plot_search"]
+
+
+def plot_history(clf, X=None, y=None, ax=None):
+    """Draw the corrections made in each epoch and, given the data, the training error.
+
+    Bars: the corrections (mistakes) of each epoch, from ``clf.history_`` or
+    ``mistakes_`` / ``corrections_``.  With ``X`` and ``y`` and a recorded history
+    (``record_history=True`` or ``"weights"``), a line on a second axis gives the
+    training error of the weights held after each epoch, from the initial weights
+    (epoch 0) on: the current weights, not the average of ``averaged=True``.
+
+    Parameters
+    ----------
+    clf : fitted Perceptron, LinearMachine, MulticlassSVM or PiecewiseLinearClassifier
+    X : array-like of shape (n_samples, n_features), default=None
+        The training data (any number of features).
+    y : array-like of shape (n_samples,), default=None
+        Their labels.
+    ax : matplotlib Axes, default=None
+        Where to draw; the current axes when None.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        The axes of the bars; the error line is on ``ax.right_ax``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from patrec import LinearMachine
+    >>> from patrec.plotting import plot_history
+    >>> X = [[0, 0], [1, 0], [5, 0], [6, 0], [0, 5], [0, 6]]
+    >>> y = [0, 0, 1, 1, 2, 2]
+    >>> clf = LinearMachine(record_history=True, random_state=0).fit(X, y)
+    >>> ax = plot_history(clf, X, y)
+    >>> [round(bar.get_height()) for bar in ax.patches] == clf.mistakes_.tolist()
+    True
+    """
+    import matplotlib.pyplot as plt
+
+    history = getattr(clf, "history_", None)
+    if history is not None:
+        counts = history.corrections_per_epoch
+    else:
+        counts = getattr(clf, "mistakes_", getattr(clf, "corrections_", None))
+        if counts is None:
+            raise ValueError(
+                f"plot_history needs a fitted error-correcting learner (with mistakes_ "
+                f"or history_); got {type(clf).__name__}."
+            )
+    if (X is None) != (y is None):
+        raise ValueError("Give both X and y (for the training error), or neither.")
+    if ax is None:
+        ax = plt.gca()
+    epochs = np.arange(1, len(counts) + 1)
+    noun = "updates" if getattr(history, "shrinks", False) else "corrections"
+    ax.bar(epochs, counts, color="C0", alpha=0.7, label=f"{noun} in the epoch")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel(f"{noun} per epoch")
+    ax.set_title(f"Training of {type(clf).__name__}")
+    handles = ax.get_legend_handles_labels()
+    if X is not None:
+        if history is None:
+            raise ValueError("The training error per epoch needs the weights of every "
+                             "epoch: fit with record_history=True or 'weights'.")
+        X = check_X(X)
+        codes = _class_codes(clf.classes_, check_labels(y, X.shape[0]))
+        decide = _weights_decider(clf)
+        Z = np.hstack([X.astype(np.float64), np.ones((X.shape[0], 1))])
+        errors = [np.mean(decide(W, Z) != codes) for W in history.weights]
+        right = ax.twinx()
+        right.plot(np.arange(len(errors)), errors, "o-", color="C3", markersize=3,
+                   label="training error")
+        right.set_ylabel("training error of the epoch's weights")
+        right.set_ylim(0, max(max(errors) * 1.1, 0.05))
+        ax.right_ax = right
+        more = right.get_legend_handles_labels()
+        handles = (handles[0] + more[0], handles[1] + more[1])
+    ax.legend(*handles, loc="upper right", fontsize="small")
+    ax.set_xlim(-0.5 if X is not None else 0.5, len(counts) + 0.5)
+    return ax
+
+
+def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
+                     interval=150, margin=0.1, cmap="tab10", fig=None):
+    """Animate the decision regions of an error-correcting learner as it trained.
+
+    Replays ``clf.history_`` (fit with ``record_history=True``): each frame shows the
+    regions of the weights after one correction, with the corrected sample ringed
+    and its rival named in the title, or, for long runs, after each epoch.  The
+    weights are the current ones, not the average of ``averaged=True``; the last
+    frame is the end of training.
+
+    Parameters
+    ----------
+    clf : fitted Perceptron, LinearMachine, MulticlassSVM or PiecewiseLinearClassifier
+        Trained on two features with ``record_history=True`` (``"weights"`` allows
+        ``by="epoch"`` only).
+    X : array-like of shape (n_samples, 2)
+        The training data.
+    y : array-like of shape (n_samples,)
+        Their labels.
+    by : {"auto", "correction", "epoch"}, default="auto"
+        One frame per correction, or per epoch; ``"auto"`` takes corrections when
+        there are at most ``max_frames`` of them.
+    max_frames : int, default=150
+        The most frames; with more corrections or epochs, evenly spaced ones are
+        shown (the last always).
+    resolution : int, default=120
+        Grid points along each axis.
+    interval : int, default=150
+        Milliseconds between frames.
+    margin : float, default=0.1
+        Extra room around the data, as a fraction of its range.
+    cmap : str, default="tab10"
+        Qualitative colour map; class i gets its colour i.
+    fig : matplotlib Figure, default=None
+        Where to draw; a new figure when None.
+
+    Returns
+    -------
+    animation : matplotlib.animation.FuncAnimation
+        Show it with ``plt.show()``, save it with ``animation.save("run.gif")``, or
+        display ``animation.to_jshtml()`` in a notebook.  ``animation.frames_``
+        lists each frame's (epoch, correction row or -1) and ``animation.weights_``
+        its weights.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from patrec import LinearMachine
+    >>> from patrec.plotting import animate_training
+    >>> X = [[0, 0], [1, 0], [5, 0], [6, 0], [0, 5], [0, 6]]
+    >>> y = [0, 0, 1, 1, 2, 2]
+    >>> clf = LinearMachine(record_history=True, random_state=0).fit(X, y)
+    >>> anim = animate_training(clf, X, y)
+    >>> len(anim.frames_) == len(clf.history_.corrections) + 1
+    True
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.animation import FuncAnimation
+    from matplotlib.colors import ListedColormap
+
+    from ._training import continues, replay
+    from ._validation import check_option
+
+    history = getattr(clf, "history_", None)
+    if history is None:
+        raise ValueError(
+            f"animate_training replays the history of the training: fit "
+            f"{type(clf).__name__} with record_history=True first."
+        )
+    X = check_X(X)
+    if X.shape[1] != 2:
+        raise ValueError(f"animate_training draws 2-D data; X has {X.shape[1]} features.")
+    codes = _class_codes(clf.classes_, check_labels(y, X.shape[0]))
+    check_option(by, "by", ("auto", "correction", "epoch"))
+    check_scalar(max_frames, "max_frames", numbers.Integral, low=2)
+    check_scalar(resolution, "resolution", numbers.Integral, low=2)
+    rows = history.corrections
+    if by == "auto":
+        by = "correction" if 0 < len(rows) < max_frames else "epoch"
+    if by == "correction" and len(rows) == 0 and history.corrections_per_epoch.sum():
+        raise ValueError("by='correction' needs the corrections: fit with "
+                         "record_history=True (not 'weights').")
+
+    # the frames: (epoch, correction row or -1) and the weights to draw
+    frames, weights = [(0, -1)], [history.weights[0]]
+    if by == "correction":
+        for index, W in replay(history, X):
+            frames.append((int(rows[index]["epoch"]), index))
+            weights.append(W.copy())
+    else:
+        for epoch in range(1, history.n_epochs + 1):
+            frames.append((epoch, -1))
+            weights.append(history.weights[epoch])
+    if len(frames) > max_frames:
+        keep = np.unique(np.linspace(0, len(frames) - 1, max_frames).round().astype(int))
+        frames = [frames[i] for i in keep]
+        weights = [weights[i] for i in keep]
+
+    colours = _class_colours(plt.get_cmap(cmap), len(clf.classes_))
+    grid_x, grid_y, grid = _grid(X, resolution, margin)
+    Z = np.hstack([grid, np.ones((len(grid), 1))])
+    decide = _weights_decider(clf)
+    if fig is None:
+        fig = plt.figure(figsize=(6.5, 4.8))
+    ax = fig.gca()
+    fig.subplots_adjust(right=0.75)  # room for the legend, outside the data
+    extent = (grid_x[0, 0], grid_x[0, -1], grid_y[0, 0], grid_y[-1, 0])
+    image = ax.imshow(decide(weights[0], Z).reshape(grid_x.shape), origin="lower",
+                      extent=extent, cmap=ListedColormap(colours), alpha=0.3,
+                      vmin=-0.5, vmax=len(colours) - 0.5, aspect="auto",
+                      interpolation="nearest")
+    for code, label in enumerate(clf.classes_):
+        inside = codes == code
+        ax.scatter(X[inside, 0], X[inside, 1], color=colours[code], s=18,
+                   edgecolors="k", linewidths=0.3, label=str(label), zorder=2)
+    ring = ax.scatter([], [], s=160, facecolors="none", edgecolors="k",
+                      linewidths=1.8, zorder=3, label="corrected sample")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small")
+    names = [str(label) for label in clf.classes_]
+
+    def rivals(index):
+        """The classes that lost in the correction ending at row ``index``."""
+        first = index
+        while first > 0 and continues(rows, first):
+            first -= 1
+        found = [names[r] for r in rows[first:index + 1]["rival"] if r >= 0]
+        return ", ".join(found) if found else "the rest"
+
+    def draw(frame):
+        (epoch, index), W = frames[frame], weights[frame]
+        image.set_data(decide(W, Z).reshape(grid_x.shape))
+        if index >= 0:
+            row = rows[index]
+            ring.set_offsets(X[[row["sample"]]])
+            title = (f"epoch {epoch}: sample {row['sample']} "
+                     f"({names[row['target']]}) against {rivals(index)}")
+        else:
+            ring.set_offsets(np.empty((0, 2)))
+            title = "initial weights" if epoch == 0 else f"after epoch {epoch}"
+        ax.set_title(f"{type(clf).__name__}, {title}", fontsize="medium")
+        return image, ring
+
+    draw(len(frames) - 1)
+    animation = FuncAnimation(fig, draw, frames=len(frames), interval=interval,
+                              blit=False, repeat_delay=1500)
+    animation.frames_ = frames
+    animation.weights_ = weights
+    return animation
+
+
+def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
+                node_labels=True):
+    """Draw the branch-and-bound search of one query on a 2-D tree (the course's figure).
+
+    Every node the search looked at is drawn as its ball: centre M_p, radius r_p
+    (a circle for the euclidean metric, a diamond for cityblock, a square for
+    chebyshev).  Nodes the search entered are drawn in green, nodes pruned by
+    rule 1 in red (dashed); the samples whose distance was computed in blue, those
+    skipped by rule 2 as orange crosses, the k nearest as stars, and the query with
+    the final bound B around it.
+
+    Parameters
+    ----------
+    tree : BranchBoundTree
+        Built on two features, with a euclidean, sqeuclidean, cityblock, chebyshev
+        or minkowski metric.
+    x : array-like of shape (2,)
+        The query.
+    k : int, default=1
+        Neighbours searched for.
+    ax : matplotlib Axes, default=None
+        Where to draw; the current axes when None.
+    explanation : SearchExplanation, default=None
+        ``tree.explain(x, k)``, computed when None.
+    samples : bool, default=True
+        Draw the training samples the search never reached, in light grey.
+    node_labels : bool, default=True
+        Write each drawn node's number at its mean M_p (the numbers of
+        ``explanation.entered`` and ``explanation.pruned``).
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        The axes drawn on; ``ax.explanation`` holds the explanation drawn.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from patrec.neighbors import BranchBoundTree
+    >>> from patrec.plotting import plot_search
+    >>> X = np.random.default_rng(0).uniform(size=(300, 2))
+    >>> tree = BranchBoundTree(X, leaf_size=10, random_state=0)
+    >>> ax = plot_search(tree, [0.5, 0.5])
+    >>> len(ax.explanation.entered) > 0
+    True
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Polygon
+
+    if tree.n_features != 2:
+        raise ValueError(f"plot_search draws 2-D trees; this one has {tree.n_features} "
+                         "features.")
+    metric = tree._metric
+    if metric.transform is not None:
+        raise ValueError("plot_search draws the balls of the euclidean, cityblock, "
+                         "chebyshev and minkowski metrics; the mahalanobis tree "
+                         "lives in a mapped space.")
+    if explanation is None:
+        explanation = tree.explain(x, k)
+    if ax is None:
+        ax = plt.gca()
+    ball = _ball_outline(metric.name, metric.p)
+    centers, radius = tree._centers.astype(np.float64), tree._radius
+    data = tree._training_rows().astype(np.float64)
+
+    entered = explanation.entered["node"]
+    for node in entered[1:] if len(entered) > 1 else entered:
+        ax.add_patch(Polygon(centers[node] + radius[node] * ball, closed=True,
+                             fill=False, edgecolor="tab:green", linewidth=1.2))
+    for node in explanation.pruned["node"]:
+        ax.add_patch(Polygon(centers[node] + radius[node] * ball, closed=True,
+                             fill=True, facecolor=(0.84, 0.15, 0.16, 0.06),
+                             edgecolor="tab:red", linestyle="--", linewidth=1.0))
+    if node_labels:
+        for node, colour in [(n, "tab:green") for n in entered[1:]] + \
+                [(n, "tab:red") for n in explanation.pruned["node"]]:
+            ax.annotate(str(node), centers[node], color=colour, fontsize=7,
+                        ha="center", va="center", zorder=3)
+    seen = explanation.distance_evaluations["sample"]
+    seen = seen[seen >= 0]
+    if samples:
+        ax.scatter(data[:, 0], data[:, 1], s=6, color="0.8", zorder=1)
+    ax.scatter(data[seen, 0], data[seen, 1], s=14, color="tab:blue", zorder=2)
+    skipped = explanation.skipped["sample"]
+    ax.scatter(data[skipped, 0], data[skipped, 1], s=22, marker="x",
+               color="tab:orange", zorder=2)
+    near = explanation.indices
+    ax.scatter(data[near, 0], data[near, 1], s=160, marker="*", color="gold",
+               edgecolors="k", linewidths=0.8, zorder=4)
+    query = explanation.query.astype(np.float64)
+    ax.scatter([query[0]], [query[1]], s=70, marker="P", color="k", zorder=5)
+    bound = explanation.bound_updates["bound"][-1]
+    ax.add_patch(Polygon(query + bound * ball, closed=True, fill=False,
+                         edgecolor="k", linestyle=":", linewidth=1.2))
+    ax.set_aspect("equal")
+    ax.autoscale_view()
+    low, high = data.min(axis=0), data.max(axis=0)
+    pad = 0.05 * (high - low)
+    ax.set_xlim(low[0] - pad[0], high[0] + pad[0])
+    ax.set_ylim(low[1] - pad[1], high[1] + pad[1])
+    legend = [
+        Line2D([], [], color="tab:green", label=f"node entered ({len(entered)})"),
+        Line2D([], [], color="tab:red", linestyle="--",
+               label=f"node pruned by rule 1 ({len(explanation.pruned)})"),
+        Line2D([], [], marker="o", linestyle="", color="tab:blue",
+               label=f"distance computed ({len(seen)})"),
+        Line2D([], [], marker="x", linestyle="", color="tab:orange",
+               label=f"skipped by rule 2 ({len(skipped)})"),
+        Line2D([], [], marker="*", linestyle="", color="gold", markeredgecolor="k",
+               markersize=12, label=f"nearest neighbour{'s' if k > 1 else ''}"),
+        Line2D([], [], marker="P", linestyle="", color="k", linewidth=1,
+               label="query x, and B around it"),
+    ]
+    ax.legend(handles=legend, loc="upper right", fontsize="small", framealpha=0.9)
+    ax.set_title(f"Branch and bound: {len(explanation.distance_evaluations)} distances "
+                 f"for {tree.n_samples} samples")
+    ax.explanation = explanation
+    return ax
+
+
+def _weights_decider(clf):
+    """A function (W, Z) -> class codes of the augmented rows Z, for the weights W
+    of a learner's history (the rows of W as its ``history_`` describes them)."""
+    n_classes = len(clf.classes_)
+    if hasattr(clf, "n_subclasses_"):  # piecewise: the class of the best subclass
+        owner = np.repeat(np.arange(n_classes), clf.n_subclasses_)
+        return lambda W, Z: owner[np.argmax(Z @ W.T, axis=1)]
+    if n_classes == 2 and clf.coef_.shape[0] == 1:  # one vector: its sign
+        return lambda W, Z: (Z @ W[0] > 0).astype(np.intp)
+    return lambda W, Z: np.argmax(Z @ W.T, axis=1)
+
+
+def _grid(X, resolution, margin):
+    """A ``resolution`` x ``resolution`` grid over the data, padded by ``margin``."""
+    low, high = X.min(axis=0), X.max(axis=0)
+    pad = margin * np.where(high > low, high - low, 1.0)
+    xs = np.linspace(low[0] - pad[0], high[0] + pad[0], resolution)
+    ys = np.linspace(low[1] - pad[1], high[1] + pad[1], resolution)
+    grid_x, grid_y = np.meshgrid(xs, ys)
+    return grid_x, grid_y, np.column_stack([grid_x.ravel(), grid_y.ravel()])
+
+
+def _ball_outline(metric, p):
+    """The unit ball's outline (closed polygon, shape (m, 2)) of a metric."""
+    angles = np.linspace(0, 2 * np.pi, 121)
+    if metric == "cityblock":
+        p = 1.0
+    elif metric == "chebyshev":
+        return np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], dtype=float)
+    elif metric in ("euclidean", "sqeuclidean"):
+        p = 2.0
+    cos, sin = np.cos(angles), np.sin(angles)
+    # |u|^p + |v|^p = 1: u = sign(cos) |cos|^(2/p), v = sign(sin) |sin|^(2/p)
+    return np.column_stack([np.sign(cos) * np.abs(cos) ** (2 / p),
+                            np.sign(sin) * np.abs(sin) ** (2 / p)])
+
+
 def __dir__():
     """``dir(patrec.plotting)``: the public functions only, not the helpers."""
     return list(__all__)

@@ -19,8 +19,21 @@ CHECK_PARAMS = {("QDA", check): {"reg_param": 0.1} for check in (
     "check_sample_weights_not_overwritten",
     "check_sample_weight_equivalence_on_dense_data")}
 
+# Checks that fail by design, with the reason (each class's Notes say the same).
+_SCALED_STEPS = ("sample_weight scales the steps of the error-correcting rule; an "
+                 "integer weight is not the same as visiting repeated samples one by one")
+EXPECTED_FAILURES = {
+    name: {"check_sample_weight_equivalence_on_dense_data": _SCALED_STEPS,
+           "check_sample_weight_equivalence_on_sparse_data": _SCALED_STEPS}
+    for name in ("Perceptron", "LinearMachine", "MulticlassSVM")
+}
 
-@parametrize_with_checks(ESTIMATORS)
+
+def expected_failed_checks(estimator):
+    return EXPECTED_FAILURES.get(type(estimator).__name__, {})
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks)
 def test_sklearn_compatible(estimator, check):
     name = getattr(check, "func", check).__name__
     params = CHECK_PARAMS.get((type(estimator).__name__, name))

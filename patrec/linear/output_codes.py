@@ -20,8 +20,8 @@ import numbers
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
-from .._validation import check_option, check_random_state, check_scalar
-from ._base import ArgmaxClassifierMixin, check_flag
+from .._validation import check_flag, check_option, check_random_state, check_scalar
+from ._base import ArgmaxClassifierMixin
 from ._reduction import binary_scores, check_binary_estimator, fit_binary
 
 __all__ = ["OutputCodes", "decode", "code_matrix"]

@@ -20,10 +20,11 @@ import numpy as np
 from scipy.optimize import minimize
 
 from .._progress import Reporter
+from .._training import linear_scores
+from .._validation import check_flag, check_scalar
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
-from .._validation import check_scalar
 from ..exceptions import ConvergenceWarning
-from ._base import LinearClassifierMixin, check_flag, linear_scores
+from ._base import LinearClassifierMixin
 
 __all__ = ["SoftmaxRegression"]
 

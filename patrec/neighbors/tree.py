@@ -29,6 +29,7 @@ from scipy.cluster.vq import kmeans2, vq
 from .._parallel import run_row_ranges
 from .._progress import Reporter
 from .._validation import check_random_state, check_scalar
+from ._explain import explain_search
 from ._index import NeighborIndex
 from . import _bnb_tree, _distances
 
@@ -327,6 +328,62 @@ class BranchBoundTree(NeighborIndex):
         if return_counts:
             result += (evaluations,)
         return result[0] if len(result) == 1 else result
+
+    def explain(self, x, k=1):
+        """The search for one query, step by step: what rules 1 and 2 pruned, and why.
+
+        Repeats the search of ``query`` in Python on the same tree, writing down
+        every step: the nodes entered (nearest child first), the nodes pruned by
+        rule 1 with D(x, M_p), B and r_p at that moment, the samples of each leaf
+        skipped by rule 2, every improvement of the k best (and so of B), and every
+        distance computed.  The answer and the number of distance evaluations are
+        exactly those of ``query(x, k, return_counts=True)``; ``query`` itself is
+        untouched.  `patrec.plotting.plot_search` draws the result.
+
+        Parameters
+        ----------
+        x : array-like of shape (n_features,) or (1, n_features)
+            One query point.
+        k : int, default=1
+            Number of neighbours.
+
+        Returns
+        -------
+        explanation : SearchExplanation
+            Attributes ``indices``, ``distances`` (the answer), ``entered``,
+            ``pruned``, ``skipped``, ``bound_updates`` and
+            ``distance_evaluations`` (structured arrays, in the order of the
+            search); see `patrec.neighbors._explain.SearchExplanation`.
+
+        Notes
+        -----
+        A Python walk, far slower than ``query``: it is meant for one query at a
+        time, to study the algorithm.  Cost: the distances ``query`` computes, each
+        through one call of the distance kernel.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from patrec.neighbors import BranchBoundTree
+        >>> X = np.random.default_rng(0).uniform(size=(500, 2))
+        >>> tree = BranchBoundTree(X, leaf_size=16, random_state=0)
+        >>> steps = tree.explain([0.5, 0.5], k=1)
+        >>> _, indices, counts = tree.query([[0.5, 0.5]], return_counts=True)
+        >>> bool(steps.indices[0] == indices[0, 0])
+        True
+        >>> bool(len(steps.distance_evaluations) == counts[0] < 500)
+        True
+        >>> bool(np.all(steps.pruned["distance"] > steps.pruned["bound"]
+        ...             + steps.pruned["radius"]))
+        True
+        """
+        x = np.asarray(x) if not hasattr(x, "shape") else x
+        if getattr(x, "ndim", 2) == 1:
+            x = x.reshape(1, -1)
+        x = self._check_query(x)
+        if x.shape[0] != 1:
+            raise ValueError(f"explain takes one query; x has {x.shape[0]} rows.")
+        return explain_search(self, x[0], self._check_k(k))
 
 
 def _mean(rows):

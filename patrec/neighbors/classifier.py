@@ -171,18 +171,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         check_scalar(self.leaf_size, "leaf_size", numbers.Integral, low=1)
         check_verbose(self.verbose)
         if self.reject_threshold is not None:
-            check_scalar(self.reject_threshold, "reject_threshold", numbers.Real,
-                         low=0, high=1)
-            reject_label = self.reject_label
-            if reject_label is None:
-                text = all(isinstance(label, (str, bytes)) for label in self.classes_.tolist())
-                reject_label = "reject" if text else -1
-            if any(_same_label(reject_label, label) for label in self.classes_):
-                raise ValueError(
-                    f"reject_label={plain(reject_label)!r} is one of the classes; "
-                    "choose a label that no class uses (set reject_label)."
-                )
-            self.reject_label_ = reject_label
+            self.reject_label_ = self._reject_option()[1]
         algorithm = self.algorithm
         if algorithm == "auto":
             algorithm = choose_algorithm(X.shape[0], X.shape[1], self.metric, self.p)
@@ -304,11 +293,29 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         weights[empty] = 1.0  # no weight at all: fall back to one vote each
         return weights
 
+    def _reject_option(self):
+        """The checked ``reject_threshold`` and the label of a rejected sample.
+
+        Both are read again by `predict`, so a threshold set after `fit` works too.
+        """
+        threshold = check_scalar(self.reject_threshold, "reject_threshold", numbers.Real,
+                                 low=0, high=1)
+        reject_label = self.reject_label
+        if reject_label is None:
+            text = all(isinstance(label, (str, bytes)) for label in self.classes_.tolist())
+            reject_label = "reject" if text else -1
+        if any(_same_label(reject_label, label) for label in self.classes_):
+            raise ValueError(
+                f"reject_label={plain(reject_label)!r} is one of the classes; "
+                "choose a label that no class uses (set reject_label)."
+            )
+        return threshold, reject_label
+
     def predict(self, X):
         """The class with the largest vote (first in ``classes_`` on ties).
 
         With ``reject_threshold`` set, samples whose winning vote share is below it
-        get ``reject_label``.
+        get the reject label (``reject_label``, or its default: see the class).
 
         Parameters
         ----------
@@ -323,17 +330,18 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         labels = self.classes_[winners]
         if self.reject_threshold is None:
             return labels
-        rejected = proba[np.arange(len(winners)), winners] < self.reject_threshold
+        threshold, reject_label = self._reject_option()
+        rejected = proba[np.arange(len(winners)), winners] < threshold
         if not rejected.any():
             return labels
-        reject = np.asarray(self.reject_label_)
+        reject = np.asarray(reject_label)
         kinds = labels.dtype.kind + reject.dtype.kind
         if kinds == "UU" or all(kind in "iuf" for kind in kinds):
             dtype = np.result_type(labels.dtype, reject.dtype)
         else:  # e.g. a number among strings: keep both types as they are
             dtype = np.dtype(object)
         out = labels.astype(dtype)
-        out[rejected] = self.reject_label_
+        out[rejected] = reject_label
         return out
 
 

@@ -155,7 +155,7 @@ class TrainingHistory:
         - ``raised``, ``lowered``: the rows of W that gained ``step`` (x, 1) and
           lost ``share`` (x, 1) (-1: none);
         - ``share``: what row ``lowered`` lost: ``step``, or ``step / |E|`` for each
-          of the |E| rows of an ``update="all"`` correction, which share ``t``
+          of the ``|E|`` rows of an ``update="all"`` correction, which share ``t``
           (only the first of them has ``raised`` set).
 
         Empty when only the weights were recorded (``record_history="weights"``).

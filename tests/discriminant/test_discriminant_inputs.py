@@ -1,12 +1,10 @@
-"""FisherLDA and QDA alike: awkward inputs, numerical range, bad priors, doctests."""
-import doctest
+"""FisherLDA and QDA alike: awkward inputs, numerical range, bad priors."""
 
 import numpy as np
 import pytest
 from sklearn.datasets import load_iris, load_wine
 
 from patrec import QDA, FisherLDA
-from patrec.discriminant import fisher, quadratic
 
 ESTIMATORS = {
     "lda-svd": lambda: FisherLDA(solver="svd"),
@@ -142,9 +140,3 @@ def test_a_failed_fit_leaves_no_model_behind(make):
             clf.set_params(priors=None).fit(X_bad, y)
         assert not hasattr(clf, "means_")
 
-
-@pytest.mark.parametrize("module", [fisher, quadratic])
-def test_docstring_examples(module):
-    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

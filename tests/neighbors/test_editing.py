@@ -1,6 +1,4 @@
 """Editing (Wilson, multi-edit) and condensing (Hart) of a training set."""
-import doctest
-
 import numpy as np
 import pytest
 
@@ -191,11 +189,6 @@ def test_bad_parameters():
         multiedit(X, y, max_iter=0)
     with pytest.raises(ValueError, match="random_state"):
         condense(X, y, random_state=-1)
-
-
-def test_doctests():
-    result = doctest.testmod(patrec.neighbors.editing)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # -- Hart's condensing at scale: the same kept set as a distance row per addition --
@@ -456,14 +449,6 @@ def test_verbose_reports_to_stderr(reduce, name, capsys):
     assert capsys.readouterr().err == ""
     with pytest.raises(ValueError, match="verbose"):
         reduce(X, y, verbose=-1)
-
-
-def test_private_helpers_doctests():
-    import patrec.neighbors._index
-    import patrec.neighbors._voting
-    for module in (patrec.neighbors._index, patrec.neighbors._voting):
-        result = doctest.testmod(module)
-        assert result.attempted > 0 and result.failed == 0
 
 
 def test_growing_store_nearest_equals_brute_force():

@@ -1,7 +1,7 @@
 """
-================================
+=================================
 Condensing: the store as it grows
-================================
+=================================
 
 Hart's condensing visits the samples one after another and moves into the store
 every sample that the 1-NN rule of the current store misclassifies; passes repeat

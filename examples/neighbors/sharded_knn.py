@@ -1,7 +1,7 @@
 """
-============================================
+==============================================
 Exact k-NN over a training set on Dask workers
-============================================
+==============================================
 
 `patrec.distributed.ShardedKNeighborsClassifier` keeps each row block of a
 `dask.array` training set on a worker, with that block's own search index; queries go

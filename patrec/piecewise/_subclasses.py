@@ -59,9 +59,23 @@ def subclass_means(members, mapped, count, rng):
         # kmeans2 warns when a cluster ends empty (and, with fewer distinct points
         # than clusters, while seeding); an empty cluster gets a sample below.
         warnings.simplefilter("ignore")
-        _, assignment = kmeans2(mapped.astype(np.float64), count, minit="++", seed=rng)
+        _, assignment = kmeans2(_moderate(mapped), count, minit="++", seed=rng)
     means = np.empty((count, members.shape[1]), dtype=np.float64)
     for cluster in range(count):
         inside = members[assignment == cluster]
         means[cluster] = inside.mean(axis=0) if len(inside) else members[rng.integers(len(members))]
     return means
+
+
+def _moderate(points):
+    """``points`` in float64, divided by a power of two when their magnitude is extreme.
+
+    SciPy's kmeans2 crashes on points near 1e154 (its squared distances overflow);
+    dividing every point by one power of two is exact and leaves the k-means
+    assignments as they are.
+    """
+    points = points.astype(np.float64)
+    largest = float(np.max(np.abs(points), initial=0.0))
+    if largest > 2.0**64 or 0.0 < largest < 2.0**-64:
+        points /= np.ldexp(1.0, int(np.frexp(largest)[1]))
+    return points

@@ -19,10 +19,13 @@ __all__ = [
     "check_labels",
     "encode_labels",
     "check_scalar",
+    "check_flag",
     "check_option",
     "check_random_state",
     "check_sample_weight",
+    "check_class_weights",
     "feature_names_of",
+    "plain",
 ]
 
 _KEPT_FLOATS = (np.float32, np.float64)
@@ -277,6 +280,12 @@ def check_X_y(X, y, *, min_samples=1, accept_sparse=False, estimator=None):
     return X, y
 
 
+def plain(value):
+    """A numpy scalar as the Python value it holds, for messages: ``0``, not
+    ``np.int64(0)``; anything else unchanged."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def check_scalar(value, name, kind=numbers.Real, *, low=None, high=None,
                  low_open=False, high_open=False):
     """Check a numeric parameter's type and range, naming it in the error.
@@ -287,9 +296,9 @@ def check_scalar(value, name, kind=numbers.Real, *, low=None, high=None,
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
         what = "an integer" if kind is numbers.Integral else "a real number"
-        raise TypeError(f"{name} must be {what}, got {value!r}.")
+        raise TypeError(f"{name} must be {what}, got {plain(value)!r}.")
     if isinstance(value, numbers.Real) and not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value!r}.")
+        raise ValueError(f"{name} must be finite, got {plain(value)!r}.")
     too_low = low is not None and (value <= low if low_open else value < low)
     too_high = high is not None and (value >= high if high_open else value > high)
     if too_low or too_high:
@@ -297,15 +306,23 @@ def check_scalar(value, name, kind=numbers.Real, *, low=None, high=None,
         right = ")" if high_open else "]"
         lo = "-inf" if low is None else low
         hi = "inf" if high is None else high
-        raise ValueError(f"{name} must be in {left}{lo}, {hi}{right}, got {value!r}.")
+        raise ValueError(
+            f"{name} must be in {left}{lo}, {hi}{right}, got {plain(value)!r}.")
     return value
+
+
+def check_flag(value, name):
+    """Validate a True/False parameter; return it as a bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}.")
+    return bool(value)
 
 
 def check_option(value, name, options):
     """Check that a string parameter is one of ``options``; return it."""
     if not isinstance(value, str) or value not in options:
         choices = ", ".join(repr(option) for option in options)
-        raise ValueError(f"{name} must be one of {choices}; got {value!r}.")
+        raise ValueError(f"{name} must be one of {choices}; got {plain(value)!r}.")
     return value
 
 
@@ -352,3 +369,21 @@ def check_sample_weight(sample_weight, n_samples):
     if not np.any(weights > 0):
         raise ValueError("sample_weight is zero for every sample.")
     return weights
+
+
+def check_class_weights(classes, codes, sample_weight):
+    """Refuse weights that leave a class with no weight at all (it would have no mean).
+
+    ``classes`` are the class labels, ``codes`` the encoded labels of the samples and
+    ``sample_weight`` the validated weights (see `check_sample_weight`).
+
+    Returns the number of samples with a positive weight in each class.
+    """
+    counts = np.bincount(codes[sample_weight > 0], minlength=len(classes))
+    for label, count in zip(classes, counts):
+        if count == 0:
+            raise ValueError(
+                f"sample_weight is zero for every sample of class {plain(label)!r}: the "
+                "class would have no mean. Give it some weight, or leave it out of y."
+            )
+    return counts

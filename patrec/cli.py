@@ -6,66 +6,112 @@ prints a table of error rates and fit / predict times::
     patrec compare                                  # iris, 5 folds, all classifiers
     patrec compare --data wine --cv 10
     patrec compare --data measurements.csv --target species --plot regions.png
+    patrec compare --data iris.data --no-header --target 5
     patrec compare --classifiers minimum-distance knn --seed 3
 
-Progress goes to standard error, the table to standard output.  Bad input (a missing
-file or column, non-numeric features, too few samples of a class) ends the command
-with a one-line message and exit code 2.
+The table goes to standard output.  While it runs, a one-line progress report is shown
+on standard error when that is a terminal (never in a pipe or a log file; ``--quiet``
+turns it off).  Bad input (a missing file or column, non-numeric features, a target
+that holds measurements instead of classes, too few samples of a class) ends the
+command with a one-line message and exit code 2.
+
+A CSV file may or may not start with a header row.  The first row is read as a header
+unless every one of its fields looks like data of its column (a number in a numeric
+column, one of the column's values in a text column); ``--no-header`` and ``--header``
+override that guess.  Without a header the columns are named ``x1``, ``x2``, ...; a
+column may always be given to ``--target`` by its number, counting from 1.
 """
 import argparse
 import csv
+import difflib
 import os
 import sys
+import textwrap
 import time
+import warnings
+from collections import namedtuple
 
 import numpy as np
 
 from . import __version__, registry
+from ._validation import plain
 from .model_selection import cross_validate, standardize
 
 __all__ = ["main"]
 
 BUNDLED = ("iris", "wine", "breast_cancer")
 
+# A numeric target column with fractions is a measurement; say so instead of treating
+# each value as a class.  Columns of text or of at most this many distinct integers
+# are suggested as the class column.
+_FEW_CLASSES = 20
+
+Dataset = namedtuple("Dataset", "X y name feature_names target")
+
 
 class UsageError(Exception):
     """Bad input given on the command line: reported in one line, exit code 2."""
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's layout, but lines are never broken inside a hyphenated name
+    (``linear-machine`` stays whole)."""
+
+    def _split_lines(self, text, width):
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_on_hyphens=False)
+
+    def _fill_text(self, text, width, indent):
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.fill(text, width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
-        prog="patrec",
+        prog="patrec", formatter_class=_HelpFormatter,
         description="Classic pattern-recognition classifiers, compared side by side.",
     )
     parser.add_argument("--version", action="version", version=f"patrec {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     compare = commands.add_parser(
-        "compare",
+        "compare", formatter_class=_HelpFormatter,
         help="cross-validate the classifiers on a data set",
         description="Stratified K-fold cross-validation of every registered classifier "
                     "(or those named with --classifiers) on one data set.",
     )
     compare.add_argument(
         "--data", default="iris", metavar="NAME|PATH.csv",
-        help=f"a bundled data set ({', '.join(BUNDLED)}) or a CSV file with a header "
-             "row (default: iris)")
+        help=f"a bundled data set ({', '.join(BUNDLED)}) or a CSV file, with or without "
+             "a header row (default: iris)")
     compare.add_argument(
         "--target", default=None, metavar="COLUMN",
-        help="the label column of a CSV file (default: 'target' if present, else the "
-             "last column)")
+        help="the label column of a CSV file, by name or by number counting from 1 "
+             "(default: 'target' if present, else the last column)")
+    header = compare.add_mutually_exclusive_group()
+    header.add_argument("--no-header", dest="header", action="store_const", const=False,
+                        default=None,
+                        help="the CSV file has no header row: its first row is data "
+                             "(default: guessed from the first row)")
+    header.add_argument("--header", dest="header", action="store_const", const=True,
+                        help="the first row of the CSV file holds the column names, "
+                             "even if they look like numbers")
     compare.add_argument("--cv", type=int, default=5, metavar="K",
                          help="number of stratified folds (default: 5)")
     compare.add_argument(
         "--classifiers", nargs="+", default=None, metavar="NAME",
         help=f"classifiers to run (default: all): {', '.join(registry.classifier_names())}")
     compare.add_argument("--plot", default=None, metavar="FILE.png",
-                         help="save the decision regions of each classifier, fitted on "
-                              "the first two principal components, to this file")
+                         help="save the decision regions of each classifier to this file: "
+                              "on the two features of 2-feature data, else on the first "
+                              "two principal components")
     compare.add_argument("--seed", type=_non_negative_int, default=0,
                          help="seed of the folds and of randomised classifiers (default: 0)")
     compare.add_argument("--no-scale", action="store_true",
                          help="do not standardize the features (each fold uses its "
                               "training statistics by default)")
+    compare.add_argument("-q", "--quiet", action="store_true",
+                         help="no progress line and no notes on standard error")
     return parser
 
 
@@ -79,20 +125,70 @@ def _non_negative_int(text):
     return value
 
 
-def load_data(source, target=None):
-    """``(X, y, name)`` from a bundled data set's name or a CSV file's path."""
+# -- reading the data ------------------------------------------------------------------
+
+def load_data(source, target=None, header=None, note=None):
+    """A `Dataset` from a bundled data set's name or a CSV file's path."""
     if source in BUNDLED:
         if target is not None:
             raise UsageError("--target applies to CSV files, not to bundled data sets")
         from . import datasets
 
         bunch = getattr(datasets, f"load_{source}")()
-        return bunch.data, bunch.target_names[bunch.target], source
-    return read_csv(source, target) + (source,)
+        return Dataset(bunch.data, bunch.target_names[bunch.target], source,
+                       list(bunch.feature_names), "target")
+    return read_csv(source, target, header, note)
 
 
-def read_csv(path, target=None):
-    """Numeric feature columns and a label column from a CSV file with a header."""
+def read_csv(path, target=None, header=None, note=None):
+    """Numeric feature columns and a label column from a CSV file.
+
+    ``header`` is True (the first row names the columns), False (it is data) or None
+    (guess, and tell ``note`` when the guess is "no header").
+    """
+    rows = _read_rows(path)
+    if len(rows[0]) < 2:
+        raise UsageError(f"{path} has a single column: no features besides the target")
+    if header is None:
+        header = not _looks_like_data(rows[0], rows[1:])
+        if not header and note is not None:
+            note(f"{path} has no header row (its first row looks like data): reading "
+                 f"all {len(rows)} rows, columns named x1 .. x{len(rows[0])}; pass "
+                 "--header if the first row does name the columns")
+    if header:
+        if len(rows) < 2:
+            raise UsageError(f"{path} needs a header row and at least one data row")
+        names, body = [name.strip() for name in rows[0]], rows[1:]
+        first_line = 2
+    else:
+        names, body = [f"x{i + 1}" for i in range(len(rows[0]))], rows
+        first_line = 1
+    for line, row in enumerate(body, start=first_line):
+        if len(row) != len(names):
+            raise UsageError(f"{path}, line {line}: {len(row)} fields, expected "
+                             f"{len(names)}")
+    columns = [[row[i].strip() for row in body] for i in range(len(names))]
+    column = _target_column(names, target, path)
+    y = _labels(columns[column], names, columns, column, path)
+    features = [i for i in range(len(names)) if i != column]
+    X = np.empty((len(body), len(features)))
+    for j, i in enumerate(features):
+        for row, text in enumerate(columns[i]):
+            try:
+                X[row, j] = float(text)
+            except ValueError:
+                what = "an empty field" if not text else repr(text)
+                hint = ("; only the target column may hold text" if
+                        _looks_like_classes(columns[i]) is None else
+                        f"; if it holds the classes, pass --target {names[i]!r}")
+                raise UsageError(f"column {names[i]!r} of {path} is not numeric: "
+                                 f"{what} at line {row + first_line}{hint}") from None
+    if not np.isfinite(X).all():
+        raise UsageError(f"{path} has missing or infinite feature values")
+    return Dataset(X, y, path, [names[i] for i in features], names[column])
+
+
+def _read_rows(path):
     try:
         with open(path, newline="", encoding="utf-8-sig") as stream:
             text = stream.read()
@@ -103,46 +199,141 @@ def read_csv(path, target=None):
         rows = [row for row in csv.reader(text.splitlines(), dialect) if row]
     except FileNotFoundError:
         raise UsageError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a directory, not a CSV file") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
-    if len(rows) < 2:
-        raise UsageError(f"{path} needs a header row and at least one data row")
-    header, body = [name.strip() for name in rows[0]], rows[1:]
-    if target is None:
-        target = "target" if "target" in header else header[-1]
-    if target not in header:
-        raise UsageError(f"column {target!r} not found in {path}; columns: "
-                         f"{', '.join(header)}")
-    if len(header) < 2:
-        raise UsageError(f"{path} has no feature columns besides {target!r}")
-    for line, row in enumerate(body, start=2):
-        if len(row) != len(header):
-            raise UsageError(f"{path}, line {line}: {len(row)} fields, expected "
-                             f"{len(header)}")
-    column = header.index(target)
-    y = np.array([row[column].strip() for row in body])
-    features = [i for i in range(len(header)) if i != column]
-    X = np.empty((len(body), len(features)))
-    for j, i in enumerate(features):
-        for line, row in enumerate(body, start=2):
-            try:
-                X[line - 2, j] = float(row[i])
-            except ValueError:
-                what = "an empty field" if not row[i].strip() else f"{row[i].strip()!r}"
-                raise UsageError(f"column {header[i]!r} of {path} is not numeric: "
-                                 f"{what} at line {line}; only the target column may "
-                                 "hold text") from None
-    if not np.isfinite(X).all():
-        raise UsageError(f"{path} has missing or infinite feature values")
-    return X, _as_numbers_if_possible(y)
+    if not rows:
+        raise UsageError(f"{path} is empty")
+    return rows
 
 
-def _as_numbers_if_possible(labels):
-    """Integer labels when every label is an integer that fits int64, else the text."""
+def _is_number(text):
     try:
-        return np.array([int(label) for label in labels], dtype=np.int64)
-    except (ValueError, OverflowError):
-        return labels
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _looks_like_data(first, body):
+    """Whether every field of the first row fits its column as a value of it.
+
+    A header names its columns: "sepal_length" above numbers, "species" above the
+    species.  A first row of data holds a number in every numeric column and, in a
+    text column, one of that column's values.
+    """
+    if not body:
+        return all(_is_number(field) for field in first)
+    for i, field in enumerate(first):
+        field = field.strip()
+        values = [row[i].strip() for row in body if i < len(row)]
+        if all(_is_number(value) for value in values if value):
+            if not _is_number(field):
+                return False
+        elif field not in set(values):
+            return False
+    return True
+
+
+def _target_column(names, target, path):
+    if target is None:
+        return names.index("target") if "target" in names else len(names) - 1
+    if target in names:
+        return names.index(target)
+    if target.isdigit() and 1 <= int(target) <= len(names):
+        return int(target) - 1
+    close = difflib.get_close_matches(target, names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise UsageError(f"column {target!r} not found in {path}{hint}; columns: "
+                     f"{', '.join(names)}, or a number from 1 to {len(names)}")
+
+
+def _looks_like_classes(values):
+    """``"text"`` or ``"integers"`` when a column could hold class labels, else None.
+
+    Class labels repeat: a text column qualifies when most of its values are not
+    numbers and it has at most half as many distinct values as rows; a numeric one
+    when it holds integers with at most 20 distinct values.
+    """
+    numeric = [value for value in values if _is_number(value)]
+    distinct = len(set(values))
+    if 2 * len(numeric) < len(values):
+        return "text" if 2 <= distinct <= max(2, len(values) // 2) else None
+    if len(numeric) < len(values):
+        return None  # numbers with a few stray words: a damaged feature column
+    numbers = np.array([float(value) for value in values])
+    if np.array_equal(numbers, np.round(numbers)) and 2 <= distinct <= _FEW_CLASSES:
+        return "integers"
+    return None
+
+
+def _labels(values, names, columns, column, path):
+    """The target column as labels: integers when all are integers, else the text.
+
+    A numeric column with fractions (a measurement such as a petal width) is refused,
+    naming the columns that could hold the classes instead.
+    """
+    try:
+        numbers = np.array([float(value) for value in values])
+    except ValueError:
+        return np.array(values)
+    if np.isfinite(numbers).all() and np.array_equal(numbers, np.round(numbers)):
+        try:
+            return np.array([int(value) for value in values], dtype=np.int64)
+        except (ValueError, OverflowError):  # "3.0", or beyond int64
+            return np.array(values)
+    distinct = np.unique(values)
+    examples = ", ".join(distinct[np.linspace(0, len(distinct) - 1,
+                                              min(3, len(distinct))).astype(int)])
+    candidates = [names[i] for i in range(len(names))
+                  if i != column and _looks_like_classes(columns[i])]
+    if candidates:
+        advice = (f"; {', '.join(repr(c) for c in candidates)} could hold the classes: "
+                  f"pass --target {candidates[0]!r}")
+    else:
+        advice = ("; pass --target with the column of classes, or turn the values into "
+                  "classes (for example ranges) first")
+    raise UsageError(
+        f"the target column {names[column]!r} of {path} holds measurements, not classes "
+        f"({len(distinct)} distinct numbers with fractions, such as {examples}): a "
+        f"classifier needs a column of class labels{advice}")
+
+
+def _check_classes(data, cv):
+    classes, counts = np.unique(data.y, return_counts=True)
+    if len(classes) < 2:
+        raise UsageError(f"{data.name} has a single class; nothing to classify")
+    if counts.min() < cv:
+        smallest = plain(classes[np.argmin(counts)])
+        fewest = int(counts.min())
+        if len(classes) > _FEW_CLASSES and len(classes) * 4 > len(data.y):
+            raise UsageError(
+                f"the target column {data.target!r} holds {len(classes)} distinct values "
+                f"in {len(data.y)} rows, so most classes have a sample or two: it looks "
+                "like a measurement or an identifier, not class labels; pass --target "
+                "with the column of classes")
+        raise UsageError(
+            f"class {smallest!r} has {fewest} sample{'s' if fewest != 1 else ''}, fewer "
+            f"than the {cv} folds; "
+            + (f"lower --cv to {fewest} or less" if fewest >= 2 else
+               "remove that class or add samples of it: every fold needs one"))
+    return classes
+
+
+# -- the classifiers -------------------------------------------------------------------
+
+def _check_names(names):
+    known = registry.classifier_names()
+    for name in names:
+        if name in registry.CLASSIFIERS:
+            continue
+        guesses = [k for k in known if name.lower() in k or k in name.lower()]
+        guesses += [g for g in difflib.get_close_matches(name.lower(), known, n=2,
+                                                         cutoff=0.5) if g not in guesses]
+        hint = f"did you mean {' or '.join(guesses[:2])}? " if guesses else ""
+        raise UsageError(f"unknown classifier {name!r}; {hint}choose from "
+                         f"{', '.join(known)}")
 
 
 def make_classifier(name, seed):
@@ -153,57 +344,93 @@ def make_classifier(name, seed):
     return classifier
 
 
+class _Progress:
+    """One progress line on a terminal, rewritten in place; nothing elsewhere."""
+
+    def __init__(self, stream, enabled):
+        self.stream = stream
+        self.enabled = enabled and _is_terminal(stream)
+        self.width = 0
+
+    def show(self, text):
+        if self.enabled:
+            self.stream.write("\r" + text.ljust(self.width))
+            self.stream.flush()
+            self.width = len(text)
+
+    def clear(self):
+        if self.enabled and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
+
+
+def _is_terminal(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def compare(args, out=None, err=None):
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     names = args.classifiers or registry.classifier_names()
-    unknown = [name for name in names if name not in registry.CLASSIFIERS]
-    if unknown:
-        raise UsageError(f"unknown classifier(s) {', '.join(unknown)}; choose from "
-                         f"{', '.join(registry.classifier_names())}")
+    _check_names(names)
     if args.cv < 2:
         raise UsageError(f"--cv must be at least 2, got {args.cv}")
     if args.plot and not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
         raise UsageError(f"cannot save the figure to {args.plot}: no such directory")
-    X, y, data_name = load_data(args.data, args.target)
-    classes, counts = np.unique(y, return_counts=True)
-    if len(classes) < 2:
-        raise UsageError(f"{data_name} has a single class; nothing to classify")
-    if counts.min() < args.cv:
-        raise UsageError(
-            f"class {classes[np.argmin(counts)].item()!r} has {counts.min()} samples, fewer than "
-            f"the {args.cv} folds; lower --cv")
 
-    print(f"{data_name}: {X.shape[0]} samples, {X.shape[1]} features, {len(classes)} "
+    def note(message):
+        if not args.quiet:
+            print(f"patrec: note: {message}", file=err, flush=True)
+
+    data = load_data(args.data, args.target, getattr(args, "header", None), note)
+    classes = _check_classes(data, args.cv)
+    X, y = data.X, data.y
+    print(f"{data.name}: {X.shape[0]} samples, {X.shape[1]} features, {len(classes)} "
           f"classes; {args.cv}-fold stratified cross-validation", file=out)
+    progress = _Progress(err, not args.quiet)
     rows = []
-    for name in names:
-        print(f"[patrec] {name} ...", file=err, flush=True)
-        started = time.perf_counter()
-        try:
-            result = cross_validate(make_classifier(name, args.seed), X, y, cv=args.cv,
-                                    random_state=args.seed, scale=not args.no_scale)
-        except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
-            # One classifier that cannot handle these data must not stop the others.
-            result = f"failed: {_first_line(exc)}"
-        rows.append((name, result))
-        print(f"[patrec] {name} done in {time.perf_counter() - started:.2f} s",
-              file=err, flush=True)
+    for number, name in enumerate(names, start=1):
+        progress.show(f"[patrec] {number}/{len(names)} {name} ...")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = cross_validate(make_classifier(name, args.seed), X, y,
+                                        cv=args.cv, random_state=args.seed,
+                                        scale=not args.no_scale)
+            except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
+                # One classifier that cannot handle these data must not stop the others.
+                result = f"failed: {_first_line(exc)}"
+        rows.append((name, result, _summarise(caught)))
+    progress.clear()
     print_table(rows, out)
     if args.plot:
-        plot_regions(names, X, y, args, err)
+        plot_regions(rows, data, args, progress)
+        progress.clear()
         print(f"decision regions saved to {args.plot}", file=out)
     return 0
+
+
+def _summarise(caught):
+    """Distinct warning messages, each with the number of times it was raised."""
+    counts = {}
+    for warning in caught:
+        text = f"{warning.category.__name__}: {_first_line(warning.message)}"
+        counts[text] = counts.get(text, 0) + 1
+    return counts
 
 
 def print_table(rows, out):
     header = ("classifier", "error rate", "fit (ms)", "predict (ms)")
     lines = [header]
-    failures = []
-    for name, result in rows:
+    notes = []
+    for name, result, warned in rows:
         if isinstance(result, str):
             lines.append((name, "failed", "-", "-"))
-            failures.append(f"{name}: {result}")
+            notes.append(f"{name}: {result}")
             continue
         error = result["error"]
         lines.append((
@@ -212,18 +439,41 @@ def print_table(rows, out):
             f"{1e3 * result['fit_time'].mean():.2f}",
             f"{1e3 * result['predict_time'].mean():.2f}",
         ))
+        for text, count in warned.items():
+            times = "" if count == 1 else f" ({count} times)"
+            notes.append(f"{name}: warning{times}: {text}")
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     for index, line in enumerate(lines):
         cells = [line[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(line[1:], widths[1:])]
         print("  ".join(cells), file=out)
         if index == 0:
             print("  ".join("-" * w for w in widths), file=out)
-    for failure in failures:
-        print(failure, file=out)
+    for text in notes:
+        print(text, file=out)
 
 
-def plot_regions(names, X, y, args, err):
-    """One panel per classifier, fitted on the first two principal components."""
+# -- the figure ------------------------------------------------------------------------
+
+class _Standardised:
+    """A classifier fitted on standardised features, answering in the original units.
+
+    The decision regions of 2-feature data are drawn on the features as measured; the
+    classifier itself saw ``(x - mean) / scale``, as in the cross-validation.
+    """
+
+    def __init__(self, classifier, mean, scale):
+        self.classifier, self.mean, self.scale = classifier, mean, scale
+        self.classes_ = classifier.classes_
+        if hasattr(classifier, "prototypes_"):
+            self.prototypes_ = mean + scale * classifier.prototypes_
+            self.prototype_labels_ = classifier.prototype_labels_
+
+    def predict(self, X):
+        return self.classifier.predict((X - self.mean) / self.scale)
+
+
+def plot_regions(rows, data, args, progress):
+    """One panel per classifier, titled with its cross-validated error."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -231,39 +481,68 @@ def plot_regions(names, X, y, args, err):
 
     from .plotting import plot_decision_regions
 
+    X, y = data.X, data.y
     scaled = X if args.no_scale else standardize(X, X)[0]
-    centred = scaled - scaled.mean(axis=0)
-    _, _, components = np.linalg.svd(centred, full_matrices=False)
-    plane = centred @ components[:2].T
-    if plane.shape[1] < 2:
-        plane = np.column_stack([plane, np.zeros(len(plane))])
-    columns = min(3, len(names))
-    grid_rows = -(-len(names) // columns)
-    figure, axes = plt.subplots(grid_rows, columns, figsize=(4.5 * columns, 4 * grid_rows),
-                                squeeze=False)
-    for ax, name in zip(axes.flat, names):
-        print(f"[patrec] plotting {name} ...", file=err, flush=True)
-        ax.set_title(name)
+    if X.shape[1] == 2:
+        plane, axis_names = X, data.feature_names
+        about = "on its two features"
+    else:
+        centred = scaled - scaled.mean(axis=0)
+        _, _, components = np.linalg.svd(centred, full_matrices=False)
+        plane = centred @ components[:2].T
+        if plane.shape[1] < 2:
+            plane = np.column_stack([plane, np.zeros(len(plane))])
+        axis_names = ["principal component 1", "principal component 2"]
+        about = (f"refitted on the first two principal components of its "
+                 f"{X.shape[1]}{' standardised' if not args.no_scale else ''} features; "
+                 "errors are those of the table")
+    columns = min(3, len(rows))
+    grid_rows = -(-len(rows) // columns)
+    figure, axes = plt.subplots(grid_rows, columns, squeeze=False, layout="constrained",
+                                figsize=(4.5 * columns, 4 * grid_rows + 0.6))
+    figure.suptitle(f"{os.path.basename(str(data.name))} ({X.shape[0]} samples): each "
+                    f"classifier's {args.cv}-fold cross-validated error;\ndecision regions "
+                    f"{about}")
+    legend = True  # on the first panel that draws regions
+    for number, (ax, (name, result, _)) in enumerate(zip(axes.flat, rows), start=1):
+        progress.show(f"[patrec] plotting {number}/{len(rows)} {name} ...")
+        if isinstance(result, str):
+            ax.set_title(f"{name}: failed")
+        else:
+            ax.set_title(f"{name}: CV error {result['error'].mean():.3f}")
         try:
-            classifier = make_classifier(name, args.seed).fit(plane, y)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # already reported in the table
+                classifier = _fit_for_plot(name, args, plane, y, X.shape[1] == 2)
         except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
-            ax.text(0.5, 0.5, f"failed:\n{_first_line(exc)}", ha="center", va="center",
-                    wrap=True, transform=ax.transAxes)
+            reason = _first_line(exc).split(". ")[0]
+            ax.text(0.5, 0.5, "cannot fit on these 2 features:\n"
+                    + textwrap.fill(reason, 40, break_on_hyphens=False),
+                    ha="center", va="center", fontsize="small", transform=ax.transAxes)
+            ax.set_axis_off()
             continue
         plot_decision_regions(classifier, plane, y, ax=ax, resolution=150,
                               prototypes=True if hasattr(classifier, "prototypes_") else None,
-                              legend=ax is axes.flat[0])
-        ax.set_xlabel("principal component 1")
-        ax.set_ylabel("principal component 2")
-    for ax in list(axes.flat)[len(names):]:
+                              legend=legend, feature_names=axis_names)
+        legend = False
+    for ax in list(axes.flat)[len(rows):]:
         ax.set_visible(False)
-    figure.tight_layout()
     try:
         figure.savefig(args.plot, dpi=100)
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot save the figure to {args.plot}: {exc}") from None
     finally:
         plt.close(figure)
+
+
+def _fit_for_plot(name, args, plane, y, original_units):
+    classifier = make_classifier(name, args.seed)
+    if not original_units or args.no_scale:
+        return classifier.fit(plane, y)
+    mean = plane.mean(axis=0)
+    scale = plane.std(axis=0)
+    scale[scale == 0] = 1.0
+    return _Standardised(classifier.fit((plane - mean) / scale, y), mean, scale)
 
 
 def _first_line(exc):

@@ -29,7 +29,7 @@ def test_compare_default_iris_prints_a_row_per_classifier():
     rows = table(result.stdout)
     assert list(rows) == ["minimum-distance"]
     assert 0.0 <= float(rows["minimum-distance"]["mean"]) < 0.2
-    assert "[patrec] minimum-distance" in result.stderr
+    assert result.stderr == ""  # not a terminal: no progress lines to mix with a log
 
 
 def test_compare_all_registered_classifiers_on_default_data():
@@ -67,6 +67,11 @@ def test_compare_csv_with_target_column_and_plot(tmp_path):
      "has 2 samples, fewer than the 5 folds"),
     ("a,b,label\n1,2,x\n3,4,x\n", ["--target", "label"], "single class"),
     ("a,b,label\n1,2\n", ["--target", "label"], "line 2: 2 fields"),
+    ("a,b,label\n1,2,x\n3,4,y\n", ["--target", "lable"],
+     r"column 'lable' not found in data.csv \(did you mean 'label'\?\); columns: a, b, "
+     "label, or a number from 1 to 3"),
+    ("1\n2\n3\n", [], "data.csv has a single column"),
+    ("", [], "data.csv is empty"),
 ])
 def test_bad_input_gives_one_line_and_exit_code_2(tmp_path, content, args, message):
     if content is not None:
@@ -107,7 +112,7 @@ def test_a_failing_classifier_is_reported_in_its_row(tmp_path):
 
 def test_unknown_classifier_and_bad_cv():
     result = run("compare", "--classifiers", "nope")
-    assert result.returncode == 2 and "unknown classifier(s) nope" in result.stderr
+    assert result.returncode == 2 and "unknown classifier 'nope'" in result.stderr
     result = run("compare", "--cv", "1")
     assert result.returncode == 2 and "--cv must be at least 2" in result.stderr
     result = run("compare", "--seed", "-1")
@@ -120,3 +125,233 @@ def test_console_script_entry_point_matches_module():
     from patrec.cli import main
 
     assert main(["compare", "--classifiers", "minimum-distance", "--cv", "2"]) == 0
+
+
+# -- the student's awkward files -------------------------------------------------------
+
+def _iris_rows(label_names=("setosa", "versicolor", "virginica")):
+    X, y = load_iris(return_X_y=True)
+    return X, y, [label_names[t] for t in y]
+
+
+def write_csv(path, rows, header=None):
+    """A CSV file of ``rows`` (sequences of fields), with a header line if given."""
+    lines = ([",".join(header)] if header else []) + [",".join(map(str, row))
+                                                       for row in rows]
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("text_labels", [True, False])
+def test_headerless_csv_keeps_every_row_and_says_so(tmp_path, text_labels):
+    X, y, names = _iris_rows()
+    labels = names if text_labels else y
+    write_csv(tmp_path / "iris.data", [[*row, label] for row, label in zip(X, labels)])
+    result = run("compare", "--data", "iris.data", "--classifiers", "fisher-lda",
+                 cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "150 samples, 4 features, 3 classes" in result.stdout
+    assert "no header row" in result.stderr and "--header" in result.stderr
+    assert float(table(result.stdout)["fisher-lda"]["mean"]) < 0.05
+    # the same with the flag: no guess, no note; the target by its column number
+    result = run("compare", "--data", "iris.data", "--no-header", "--target", "5",
+                 "--classifiers", "fisher-lda", cwd=tmp_path)
+    assert result.returncode == 0 and result.stderr == ""
+    assert "150 samples, 4 features, 3 classes" in result.stdout
+    # --header takes the first row as the names, whatever it holds
+    result = run("compare", "--data", "iris.data", "--header", "--classifiers", "knn",
+                 "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "149 samples" in result.stdout and result.stderr == ""
+
+
+def test_a_header_of_numbers_above_text_labels_is_still_a_header(tmp_path):
+    X, _, labels = _iris_rows()
+    write_csv(tmp_path / "spectra.csv", [[*row, label] for row, label in zip(X, labels)],
+              header=["400", "500", "600", "700", "species"])
+    result = run("compare", "--data", "spectra.csv", "--classifiers", "knn", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "150 samples, 4 features, 3 classes" in result.stdout
+    assert result.stderr == ""
+
+
+def test_continuous_target_names_the_column_that_holds_the_classes(tmp_path):
+    X, _, labels = _iris_rows()
+    write_csv(tmp_path / "flowers.csv", [[*r[:3], label, r[3]] for r, label in zip(X, labels)],
+              header=["sepal_length", "sepal_width", "petal_length", "species",
+                      "petal_width"])
+    result = run("compare", "--data", "flowers.csv", cwd=tmp_path)
+    assert result.returncode == 2
+    message = result.stderr.strip()
+    assert len(message.splitlines()) == 1
+    assert "'petal_width'" in message and "measurements, not classes" in message
+    assert "--target 'species'" in message
+    assert "folds" not in message  # not the old, useless advice to lower --cv
+    result = run("compare", "--data", "flowers.csv", "--target", "species",
+                 "--classifiers", "qda", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "150 samples, 4 features, 3 classes" in result.stdout
+
+
+def test_identifier_like_integer_target_is_not_blamed_on_the_folds(tmp_path):
+    X, _, _ = _iris_rows()
+    write_csv(tmp_path / "ids.csv", [[*r, i] for i, r in enumerate(X)],
+              header=["a", "b", "c", "d", "id"])
+    result = run("compare", "--data", "ids.csv", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "150 distinct values in 150 rows" in result.stderr
+    assert "lower --cv" not in result.stderr
+
+
+def test_text_target_in_a_feature_position_suggests_it(tmp_path):
+    X, _, labels = _iris_rows()
+    write_csv(tmp_path / "first.csv", [[label, *r] for r, label in zip(X, labels)],
+              header=["species", "a", "b", "c", "d"])
+    result = run("compare", "--data", "first.csv", "--target", "d", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "measurements, not classes" in result.stderr and "'species'" in result.stderr
+
+
+def test_two_features_plot_uses_their_names_errors_and_data_set_name(tmp_path):
+    X, _, labels = _iris_rows()
+    write_csv(tmp_path / "petals.csv", [[r[2], r[3], label] for r, label in zip(X, labels)],
+              header=["petal_length", "petal_width", "species"])
+    result = run("compare", "--data", "petals.csv", "--classifiers", "knn", "qda",
+                 "--plot", "regions.png", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "regions.png").read_bytes()[:4] == b"\x89PNG"
+    # the figure itself, drawn in this process with the same code, checked element-wise
+    figure, out = draw_figure(["--data", str(tmp_path / "petals.csv"), "--classifiers",
+                               "knn", "qda", "--plot", str(tmp_path / "again.png")])
+    rows = table(out)
+    axes = [ax for ax in figure.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in axes] == [
+        f"{name}: CV error {float(rows[name]['mean']):.3f}" for name in ("knn", "qda")]
+    assert {ax.get_xlabel() for ax in axes} == {"petal_length"}
+    assert {ax.get_ylabel() for ax in axes} == {"petal_width"}
+    assert figure._suptitle.get_text().startswith("petals.csv (150 samples)")
+    legend = [t.get_text() for t in axes[0].get_legend().get_texts()]
+    assert legend == ["setosa", "versicolor", "virginica"]
+    # the regions are drawn in the measured units: petal lengths 1 .. 7
+    assert axes[0].get_xlim()[0] < 1.0 and axes[0].get_xlim()[1] > 6.9
+    __import__("matplotlib.pyplot").pyplot.close(figure)
+
+
+def draw_figure(argv):
+    """Run ``compare`` in this process; return its figure (not closed) and the table."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from patrec import cli
+
+    figures = []
+    real_close = plt.close
+    plt.close = lambda fig=None: figures.append(fig)
+    try:
+        args = cli.build_parser().parse_args(["compare", *argv, "--quiet"])
+        out = io.StringIO()
+        assert cli.compare(args, out=out, err=io.StringIO()) == 0
+    finally:
+        plt.close = real_close
+    return figures[0], out.getvalue()
+
+
+def test_a_classifier_that_cannot_fit_the_plane_gets_a_short_note(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = np.repeat([0, 1], 30)
+    X[y == 1] += 2
+    X[y == 0, 1] = 1.0  # constant within class 0: QDA refuses, here and in the table
+    write_csv(tmp_path / "flat.csv", [[*r, "ab"[t]] for r, t in zip(X, y)],
+              header=["width", "height", "kind"])
+    figure, out = draw_figure(["--data", str(tmp_path / "flat.csv"), "--no-scale",
+                               "--classifiers", "qda", "knn", "--plot",
+                               str(tmp_path / "flat.png")])
+    failed, knn = figure.axes[:2]
+    assert failed.get_title() == "qda: failed" and not failed.axison
+    note = failed.texts[0].get_text()
+    assert note.startswith("cannot fit on these 2 features:\nThe covariance matrix")
+    assert max(len(line) for line in note.splitlines()) <= 40
+    # the legend moves to the first panel that has regions
+    assert failed.get_legend() is None
+    assert [t.get_text() for t in knn.get_legend().get_texts()] == ["a", "b"]
+    assert re.search(r"^qda: failed: The covariance matrix of class 'a' is singular",
+                     out, re.M)
+    __import__("matplotlib.pyplot").pyplot.close(figure)
+
+
+def test_did_you_mean_for_classifier_names():
+    result = run("compare", "--classifiers", "lda")
+    assert result.returncode == 2
+    assert "did you mean fisher-lda" in result.stderr
+    result = run("compare", "--classifiers", "knn", "linear_machine")
+    assert "did you mean linear-machine" in result.stderr
+
+
+def test_help_never_breaks_a_name_at_its_hyphen():
+    from patrec.registry import classifier_names
+
+    result = subprocess.run([sys.executable, "-m", "patrec", "compare", "--help"],
+                            capture_output=True, text=True, timeout=60,
+                            env={**__import__("os").environ, "COLUMNS": "60"})
+    assert result.returncode == 0
+    words = result.stdout.split()
+    for name in classifier_names():
+        assert any(name in word for word in words), name
+    assert not any(line.rstrip().endswith("-") for line in result.stdout.splitlines()
+                   if not line.strip().startswith("-"))
+    assert "--no-header" in result.stdout and "--quiet" in result.stdout
+
+
+def test_progress_goes_to_a_terminal_only_and_quiet_silences_it():
+    import io
+
+    from patrec import cli
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    for quiet, expect_progress in ((False, True), (True, False)):
+        argv = ["compare", "--classifiers", "minimum-distance", "knn", "--cv", "2"]
+        args = cli.build_parser().parse_args(argv + (["--quiet"] if quiet else []))
+        out, err = io.StringIO(), Terminal()
+        assert cli.compare(args, out=out, err=err) == 0
+        shown = err.getvalue()
+        assert ("[patrec] 2/2 knn ..." in shown) is expect_progress
+        # one line rewritten in place and wiped at the end: nothing left on screen
+        assert "\n" not in shown
+        assert shown.split("\r")[-1] == ""
+        assert "[patrec]" not in out.getvalue()
+
+
+def test_warnings_of_a_classifier_are_summarised_under_the_table(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = np.repeat([0, 1], 30)
+    write_csv(tmp_path / "noise.csv", [[*r, t] for r, t in zip(X, y)],
+              header=["a", "b", "target"])
+    import io
+
+    from patrec import cli, registry
+
+    # a classifier that always warns: softmax stopped after one iteration
+    args = cli.build_parser().parse_args(
+        ["compare", "--data", str(tmp_path / "noise.csv"), "--classifiers", "softmax",
+         "--cv", "3"])
+    original = cli.make_classifier
+    cli.make_classifier = lambda name, seed: registry.get_classifier(name)(max_iter=1)
+    try:
+        out = io.StringIO()
+        cli.compare(args, out=out, err=io.StringIO())
+    finally:
+        cli.make_classifier = original
+    assert re.search(r"^softmax: warning \(3 times\): ConvergenceWarning: L-BFGS stopped",
+                     out.getvalue(), re.MULTILINE), out.getvalue()
+
+
+def test_error_messages_show_plain_numbers(tmp_path):
+    (tmp_path / "few.csv").write_text("a,b,label\n1,2,0\n3,4,1\n5,6,0\n7,8,1\n9,9,1\n")
+    result = run("compare", "--data", "few.csv", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "class 0 has 2 samples" in result.stderr and "np." not in result.stderr

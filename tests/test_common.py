@@ -11,12 +11,29 @@ from patrec.registry import CLASSIFIERS, classifier_names, get_classifier
 ESTIMATORS = [get_classifier(name)() for name in classifier_names()]
 
 # Parameters that one check needs, as scikit-learn's own suite sets them: the array-API
-# check fits on data with collinear features, where QDA without regularisation must
+# check and three sample-weight checks fit on data with collinear or constant features
+# within a class (or 3 samples for 30 features), where QDA without regularisation must
 # (and does) refuse the singular class covariances.
-CHECK_PARAMS = {("QDA", "check_array_api_input"): {"reg_param": 0.1}}
+CHECK_PARAMS = {("QDA", check): {"reg_param": 0.1} for check in (
+    "check_array_api_input", "check_sample_weights_shape",
+    "check_sample_weights_not_overwritten",
+    "check_sample_weight_equivalence_on_dense_data")}
+
+# Checks that fail by design, with the reason (each class's Notes say the same).
+_SCALED_STEPS = ("sample_weight scales the steps of the error-correcting rule; an "
+                 "integer weight is not the same as visiting repeated samples one by one")
+EXPECTED_FAILURES = {
+    name: {"check_sample_weight_equivalence_on_dense_data": _SCALED_STEPS,
+           "check_sample_weight_equivalence_on_sparse_data": _SCALED_STEPS}
+    for name in ("Perceptron", "LinearMachine", "MulticlassSVM")
+}
 
 
-@parametrize_with_checks(ESTIMATORS)
+def expected_failed_checks(estimator):
+    return EXPECTED_FAILURES.get(type(estimator).__name__, {})
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks)
 def test_sklearn_compatible(estimator, check):
     name = getattr(check, "func", check).__name__
     params = CHECK_PARAMS.get((type(estimator).__name__, name))

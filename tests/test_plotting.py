@@ -27,7 +27,9 @@ def test_regions_samples_and_prototypes_drawn(fitted):
     np.testing.assert_allclose(scatters[3].get_offsets(), clf.prototypes_)
     # the filled regions are the predicted classes on the grid
     contour = next(c for c in ax.get_children() if hasattr(c, "levels"))
-    np.testing.assert_allclose(contour.levels, [-0.5, 0.5, 1.5, 2.5])
+    # one level per class, and one for the reject region (empty here)
+    np.testing.assert_allclose(contour.levels, [-0.5, 0.5, 1.5, 2.5, 3.5])
+    assert not any(len(path.vertices) for path in contour.get_paths()[3:])
     colours = [to_rgba(c) for c in plt.get_cmap("tab10").colors[:3]]
     for label, collection, colour in zip(clf.classes_, scatters[:3], colours):
         np.testing.assert_allclose(collection.get_facecolor()[0], colour)
@@ -44,7 +46,8 @@ def test_region_colours_follow_predictions(fitted):
     plot_decision_regions(clf, X, y, ax=ax, resolution=30)
     contour = next(c for c in ax.get_children() if hasattr(c, "levels"))
     # every class wins somewhere, so every level is filled
-    assert len(contour.allsegs) == 3 and all(len(s) for s in contour.allsegs)
+    assert all(len(s) for s in contour.allsegs[:3])
+    assert not any(len(segment) for segment in contour.allsegs[3])
     plt.close(fig)
 
 
@@ -72,3 +75,133 @@ def test_works_for_a_scikit_learn_classifier_with_object_labels():
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [str(c) for c in
                                                                    clf.classes_]
     plt.close(fig)
+
+
+def _pixels(fig):
+    fig.canvas.draw()
+    return np.asarray(fig.canvas.buffer_rgba())[..., :3].reshape(-1, 3).astype(int)
+
+
+def _blend(colour, alpha):
+    """The RGB (0..255) of ``colour`` drawn with ``alpha`` over white."""
+    rgb = np.array(to_rgba(colour)[:3])
+    return np.round(255 * (alpha * rgb + (1 - alpha))).astype(int)
+
+
+def _count(pixels, rgb, tol=3):
+    return int(np.sum(np.abs(pixels - rgb).max(axis=1) <= tol))
+
+
+def test_reject_region_has_its_own_colour_and_legend_entry():
+    from patrec import KNeighborsClassifier
+    from patrec.plotting import REJECT_COLOUR
+
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal([0, 0], 1.0, (150, 2)), rng.normal([2, 1.5], 1.0, (150, 2))])
+    y = np.repeat([0, 1], 150)  # integer classes: the reject label -1 is an integer too
+    clf = KNeighborsClassifier(n_neighbors=15, reject_threshold=0.8).fit(X, y)
+    fig, ax = plt.subplots()
+    plot_decision_regions(clf, X, y, ax=ax, resolution=60,
+                          class_names={0: "circle", 1: "square"})
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["circle", "square",
+                                                                   "rejected"]
+    contour = next(c for c in ax.get_children() if hasattr(c, "levels"))
+    assert len(contour.allsegs[2])  # the reject level is filled
+    pixels = _pixels(fig)
+    assert _count(pixels, _blend(REJECT_COLOUR, 0.3)) > 1000
+    # the rejected band lies between the classes: its grid points really are rejected
+    grid = np.column_stack([np.linspace(-3, 5, 50), np.linspace(-3, 4.5, 50)])
+    assert (clf.predict(grid) == -1).any()
+    plt.close(fig)
+
+
+def test_reject_label_among_string_classes():
+    from patrec import KNeighborsClassifier
+
+    X, y = make_gaussian_classes([[0, 0], [1.5, 0]], 1.0, 100, random_state=2)
+    labels = np.array(["ham", "spam"])[y]
+    clf = KNeighborsClassifier(n_neighbors=9, reject_threshold=0.9).fit(X, labels)
+    fig, ax = plt.subplots()
+    plot_decision_regions(clf, X, labels, ax=ax, resolution=40)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["ham", "spam",
+                                                                   "rejected"]
+    plt.close(fig)
+
+
+def test_axis_labels_from_feature_names_in_and_from_the_argument(fitted):
+    pd = pytest.importorskip("pandas")
+    import warnings
+
+    clf, X, y = fitted
+    frame = pd.DataFrame(X, columns=["length", "width"])
+    named = MinimumDistanceClassifier().fit(frame, y)
+    fig, ax = plt.subplots()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the grid goes in as a frame: no name warning
+        plot_decision_regions(named, frame, y, ax=ax, resolution=20)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("length", "width")
+    ax.clear()
+    plot_decision_regions(clf, X, y, ax=ax, resolution=20, feature_names=["a", "b"])
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("a", "b")
+    ax.clear()
+    plot_decision_regions(clf, X, y, ax=ax, resolution=20)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("x1", "x2")
+    with pytest.raises(ValueError, match="feature_names must name the two"):
+        plot_decision_regions(clf, X, y, ax=ax, feature_names=["a"])
+    with pytest.raises(ValueError, match="class_names must hold one name per class"):
+        plot_decision_regions(clf, X, y, ax=ax, class_names=["a", "b"])
+    plt.close(fig)
+
+
+def test_class_names_replace_codes_in_the_legend(fitted):
+    clf, X, _ = fitted
+    codes = np.searchsorted(clf.classes_, clf.predict(X))
+    coded = MinimumDistanceClassifier().fit(X, codes)
+    fig, ax = plt.subplots()
+    plot_decision_regions(coded, X, codes, ax=ax, resolution=20,
+                          class_names=["setosa", "versicolor", "virginica"])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "setosa", "versicolor", "virginica"]
+    # no samples given: the legend names the regions
+    ax.clear()
+    plot_decision_regions(coded, X, ax=ax, resolution=20, class_names=["p", "q", "r"])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["p", "q", "r"]
+    plt.close(fig)
+
+
+def test_any_classifier_with_predict_even_without_classes():
+    class Halfplane:
+        def predict(self, X):
+            return np.where(np.asarray(X)[:, 0] > 0, "right", "left")
+
+    X = np.array([[-1.0, 0.0], [1.0, 0.0], [-2.0, 1.0], [2.0, 1.0]])
+    fig, ax = plt.subplots()
+    plot_decision_regions(Halfplane(), X, ["left", "right", "left", "right"], ax=ax,
+                          resolution=20)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["left", "right"]
+    with pytest.raises(TypeError, match="with predict"):
+        plot_decision_regions(object(), X)
+    plt.close(fig)
+
+
+def test_one_vs_all_claims():
+    from patrec import OneVsAll, make_sectors
+
+    X, y = make_sectors(3, 300, random_state=0)
+    clf = OneVsAll().fit(X, y)
+    fig, ax = plt.subplots()
+    plot_decision_regions(clf, X, y, ax=ax, resolution=80, claims=True)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == ["0", "1", "2", "no class claims", "several classes claim"]
+    hatches = {h for c in ax.collections for h in getattr(c, "hatches", []) if h}
+    assert hatches == {"....", "xxxx"}
+    with pytest.raises(ValueError, match="claims=True .* OneVsAll"):
+        plot_decision_regions(MinimumDistanceClassifier().fit(X, y), X, y, claims=True)
+    plt.close("all")
+
+
+def test_dir_shows_only_public_names():
+    import patrec.plotting
+
+    assert dir(patrec.plotting) == sorted(patrec.plotting.__all__)
+    assert "np" not in dir(patrec.plotting) and "check_X" not in dir(patrec.plotting)

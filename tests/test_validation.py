@@ -1,6 +1,8 @@
 """Input validation: every bad input gets a clear error; inputs are never modified."""
 import warnings
 
+import numbers
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -196,3 +198,14 @@ def test_reporter_writes_to_stderr_by_level(capsys):
         Reporter("demo", verbose=-1)
     with pytest.raises(TypeError, match="verbose"):
         Reporter("demo", verbose="yes")
+
+
+def test_messages_show_numpy_scalars_as_plain_numbers():
+    from patrec._validation import check_option, check_scalar
+
+    with pytest.raises(ValueError, match=r"got 0\.$"):
+        check_scalar(np.int64(0), "n_neighbors", numbers.Integral, low=1)
+    with pytest.raises(ValueError, match=r"got 2\.5\.$"):
+        check_scalar(np.float64(2.5), "alpha", high=1)
+    with pytest.raises(ValueError, match=r"got 3\.$"):
+        check_option(np.int64(3), "metric", ("a",))

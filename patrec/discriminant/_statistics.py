@@ -72,7 +72,7 @@ def check_priors(priors, counts):
     return values / total
 
 
-def class_means(X, codes, n_classes):
+def class_means(X, codes, n_classes, sample_weight=None):
     """Samples per class and class means, in one pass over ``X``.
 
     Parameters
@@ -81,6 +81,9 @@ def class_means(X, codes, n_classes):
     codes : ndarray of shape (n_samples,)
         Class codes ``0 .. n_classes - 1``.
     n_classes : int
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Frequency weights: the counts are the classes' total weights W_k and the means
+        ``sum_i w_i x_i / W_k``, what repeating sample i ``w_i`` times would give.
 
     Returns
     -------
@@ -88,13 +91,15 @@ def class_means(X, codes, n_classes):
     means : ndarray of shape (n_classes, n_features), float64
     """
     n_samples = X.shape[0]
+    weights = np.ones(n_samples) if sample_weight is None else sample_weight
     # The sparse class-indicator matrix sums each class's rows in O(n_samples *
     # n_features), accumulating in float64.
     indicator = sparse.csr_matrix(
-        (np.ones(n_samples), (codes, np.arange(n_samples))),
+        (weights, (codes, np.arange(n_samples))),
         shape=(n_classes, n_samples),
     )
-    counts = np.bincount(codes, minlength=n_classes).astype(np.float64)
+    counts = np.bincount(codes, weights=sample_weight,
+                         minlength=n_classes).astype(np.float64)
     sums = indicator @ X.astype(np.float64, copy=False)
     return counts, np.asarray(sums) / counts[:, np.newaxis]
 
@@ -124,7 +129,7 @@ def shrink(covariance, shrinkage):
     return shrunk
 
 
-def ledoit_wolf_covariance(centred):
+def ledoit_wolf_covariance(centred, sample_weight=None):
     """Ledoit–Wolf shrunk covariance of one class's centred samples.
 
     The features are first scaled to unit variance (features with zero variance are
@@ -136,6 +141,9 @@ def ledoit_wolf_covariance(centred):
     ----------
     centred : ndarray of shape (n_samples, n_features)
         Samples of one class minus the class mean.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Frequency weights: every sum over the samples weights sample k by w_k and
+        ``n`` becomes their total, exactly what repeating the samples would give.
 
     Returns
     -------
@@ -153,11 +161,15 @@ def ledoit_wolf_covariance(centred):
     .. [1] O. Ledoit and M. Wolf, "A well-conditioned estimator for large-dimensional
        covariance matrices", Journal of Multivariate Analysis 88(2), 365-411, 2004.
     """
-    n_samples, n_features = centred.shape
-    scale = np.sqrt(np.mean(centred**2, axis=0))
+    n_features = centred.shape[1]
+    if sample_weight is None:
+        n_samples, weights = centred.shape[0], None
+    else:
+        n_samples, weights = sample_weight.sum(), sample_weight
+    scale = np.sqrt(np.average(centred**2, axis=0, weights=weights))
     scale[scale == 0.0] = 1.0
     Z = centred / scale
-    S = Z.T @ Z / n_samples
+    S = (Z if weights is None else Z * weights[:, np.newaxis]).T @ Z / n_samples
     if n_features == 1:
         intensity = 0.0
     else:
@@ -166,7 +178,8 @@ def ledoit_wolf_covariance(centred):
         distance = (np.sum(S**2) - 2.0 * mu * np.trace(S) + n_features * mu**2)
         distance /= n_features
         # sum_k ||z_k z_k^T - S||_F^2 = sum_k ||z_k||^4 - n ||S||_F^2
-        spread = (np.sum(np.sum(Z**2, axis=1) ** 2) / n_samples - np.sum(S**2))
+        fourth = np.sum(Z**2, axis=1) ** 2
+        spread = (np.average(fourth, weights=weights) - np.sum(S**2))
         spread /= n_features * n_samples
         spread = min(spread, distance)
         intensity = 0.0 if spread == 0 else spread / distance

@@ -26,8 +26,8 @@ import numbers
 import numpy as np
 from scipy import linalg
 
-from ..base import BaseEstimator, ClassifierMixin
-from .._validation import check_option, check_scalar
+from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
+from .._validation import check_class_weights, check_option, check_scalar
 from ._bayes_rule import BayesRuleMixin
 from ._statistics import (
     check_deviations,
@@ -51,7 +51,7 @@ __all__ = ["FisherLDA"]
 _WELL_CONDITIONED = 1e-6
 
 
-class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
+class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
     """Multiclass Fisher linear discriminant: projection and Gaussian classifier.
 
     ``transform`` projects onto the at most c - 1 directions that solve Fisher's
@@ -145,6 +145,16 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
     correlation matrix is well conditioned its eigen-decomposition gives the same
     singular values faster, and that route is taken.
 
+    ``sample_weight`` gives frequency weights: sample i counts w_i times in every
+    estimate.  The class means become ``sum_i w_i x_i / W_k`` with W_k the class's
+    total weight, the pooled covariance ``sum_i w_i (x_i - m_k)(x_i - m_k)^T / W``
+    with W the total weight, and the default priors ``W_k / W``.  Integer weights
+    therefore give exactly the model fitted on the samples repeated that many
+    times, and a zero weight is the same as leaving the sample out.  Every estimate
+    is a ratio of weighted sums, so multiplying all weights by a constant changes
+    nothing, except with ``shrinkage="auto"``: the Ledoit–Wolf intensity depends on
+    the number of samples, which the total weight stands for.
+
     Fitting costs O(n d^2 + d^3); ``predict`` costs O(n d c).
 
     References
@@ -174,12 +184,14 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
         self.priors = priors
         self.tol = tol
 
-    def _fit(self, X, codes):
+    def _fit(self, X, codes, sample_weight=None):
         solver = check_option(self.solver, "solver", ("eigen", "svd"))
         shrinkage = self._check_shrinkage(solver)
         check_scalar(self.tol, "tol", numbers.Real, low=0, low_open=True)
         n_samples, n_features = X.shape
         n_classes = self.classes_.shape[0]
+        if sample_weight is not None:  # samples of weight zero do not count
+            n_samples = int(check_class_weights(self.classes_, codes, sample_weight).sum())
         if n_samples <= n_classes:
             raise ValueError(
                 "FisherLDA needs more samples than classes to estimate the "
@@ -195,18 +207,24 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
         scales = feature_scales(X)
         if scales is not None:
             X = scaled_copy(X, scales)
-        counts, means = class_means(X, codes, n_classes)
+        counts, means = class_means(X, codes, n_classes, sample_weight)
         self.priors_ = check_priors(self.priors, counts)
         self.means_ = means
         # the within-class deviations x - m_k, one row per sample
         deviations = means[codes]
         np.subtract(X, deviations, out=deviations)
         check_deviations(deviations)
+        # weights: deviations.T @ deviations / total is sum_i w_i d_i d_i^T / W
+        weights, total = None, float(X.shape[0])
+        if sample_weight is not None:
+            weights, total = sample_weight, float(counts.sum())
+            deviations *= np.sqrt(sample_weight)[:, np.newaxis]
         if solver == "eigen":
-            ratios = self._solve_eigen(deviations, codes, counts, shrinkage)
+            ratios = self._solve_eigen(deviations, codes, counts, shrinkage, weights,
+                                       total)
         else:
             self.xbar_ = self.priors_ @ means
-            ratios = self._solve_svd(deviations)
+            ratios = self._solve_svd(deviations, total)
         wanted = max_components if self.n_components is None else self.n_components
         self.explained_variance_ratio_ = ratios[:wanted]
         self.n_components_ = min(wanted, self.scalings_.shape[1])
@@ -246,15 +264,25 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
             return check_option(shrinkage, "shrinkage", ("auto",))
         return check_scalar(shrinkage, "shrinkage", numbers.Real, low=0, high=1)
 
-    def _solve_eigen(self, deviations, codes, counts, shrinkage):
-        """Solve ``S_b w = lambda S_w w``; return the sorted eigenvalue ratios."""
-        n_samples, n_features = deviations.shape
+    def _solve_eigen(self, deviations, codes, counts, shrinkage, weights, n_samples):
+        """Solve ``S_b w = lambda S_w w``; return the sorted eigenvalue ratios.
+
+        ``deviations`` are scaled by the square roots of the ``weights`` (when given)
+        and ``n_samples`` is their total.
+        """
+        n_features = deviations.shape[1]
         if shrinkage == "auto":
             covariance = np.zeros((n_features, n_features))
             for k, count in enumerate(counts):
-                class_deviations = deviations[codes == k]
-                weight = count / n_samples
-                covariance += weight * ledoit_wolf_covariance(class_deviations)
+                inside = codes == k
+                if weights is None:
+                    class_covariance = ledoit_wolf_covariance(deviations[inside])
+                else:  # unscaled deviations, weighted inside the estimate
+                    keep = inside & (weights > 0)
+                    class_covariance = ledoit_wolf_covariance(
+                        deviations[keep] / np.sqrt(weights[keep])[:, np.newaxis],
+                        weights[keep])
+                covariance += count / n_samples * class_covariance
         else:
             covariance = deviations.T @ deviations / n_samples  # S_w / n
             if shrinkage is not None:
@@ -277,14 +305,17 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
         self.scalings_ = eigenvectors[:, order]
         return _ratios(eigenvalues[order])
 
-    def _solve_svd(self, deviations):
-        """Whiten S_w by SVD, then find the directions among the class means."""
-        n_samples = deviations.shape[0]
+    def _solve_svd(self, deviations, n_samples):
+        """Whiten S_w by SVD, then find the directions among the class means.
+
+        ``n_samples`` is the total weight of the (square-root weighted) deviations.
+        """
         n_classes = self.means_.shape[0]
         covariance = deviations.T @ deviations / n_samples  # S_w / n
         scale = np.sqrt(np.diag(covariance))
         scale[scale == 0.0] = 1.0
-        singular_values, directions = _standardised_svd(deviations, covariance, scale)
+        singular_values, directions = _standardised_svd(deviations, covariance, scale,
+                                                        n_samples)
         rank = int(np.sum(singular_values > self.tol))
         if rank == 0:
             raise ValueError(
@@ -324,7 +355,7 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
             return (X - self.xbar_.astype(dtype)) @ scalings
         return X @ scalings
 
-    def fit_transform(self, X, y):
+    def fit_transform(self, X, y, sample_weight=None):
         """Fit to ``X`` and ``y``, then project ``X`` onto the Fisher directions.
 
         Parameters
@@ -334,12 +365,15 @@ class FisherLDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
         y : array-like of shape (n_samples,)
             Class labels.
 
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights of the samples (see Notes); equal weights when None.
+
         Returns
         -------
         X_new : ndarray of shape (n_samples, n_components_)
-            ``fit(X, y).transform(X)``.
+            ``fit(X, y, sample_weight).transform(X)``.
         """
-        return self.fit(X, y).transform(X)
+        return self.fit(X, y, sample_weight).transform(X)
 
     def get_feature_names_out(self, input_features=None):
         """Name the columns of ``transform``: ``"fisherlda0"``, ``"fisherlda1"``...
@@ -405,9 +439,10 @@ def _ratios(values):
     return values / total if total > 0 else np.zeros_like(values)
 
 
-def _standardised_svd(deviations, covariance, scale):
+def _standardised_svd(deviations, covariance, scale, n_samples):
     """Singular values (descending) and right singular vectors (rows) of
-    ``A = deviations / (scale * sqrt(n))``, the standardised within-class data.
+    ``A = deviations / (scale * sqrt(n))``, the standardised within-class data
+    (``n``: ``n_samples``, the total weight).
 
     ``A^T A`` is the within-class correlation matrix ``covariance / (scale scale^T)``.
     When it is well conditioned its eigen-decomposition (O(d^3) once the covariance
@@ -418,6 +453,6 @@ def _standardised_svd(deviations, covariance, scale):
     eigenvalues, eigenvectors = linalg.eigh(correlation)
     if eigenvalues[0] >= _WELL_CONDITIONED * eigenvalues[-1] > 0:
         return np.sqrt(eigenvalues[::-1]), eigenvectors[:, ::-1].T
-    A = deviations / (scale * np.sqrt(deviations.shape[0]))
+    A = deviations / (scale * np.sqrt(n_samples))
     _, singular_values, right = linalg.svd(A, full_matrices=False)
     return singular_values, right

@@ -24,8 +24,8 @@ import numbers
 import numpy as np
 from scipy import linalg
 
-from ..base import BaseEstimator, ClassifierMixin
-from .._validation import check_scalar
+from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
+from .._validation import check_class_weights, check_scalar
 from ._bayes_rule import BayesRuleMixin
 from ._quadratic import mahalanobis_squared
 from ._statistics import (
@@ -42,7 +42,7 @@ from ._statistics import (
 __all__ = ["QDA"]
 
 
-class QDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
+class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
     """Quadratic discriminant analysis: one Gaussian per class, Bayes' rule.
 
     Parameters
@@ -95,6 +95,18 @@ class QDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
     ``QuadraticDiscriminantAnalysis`` divide by N_i).  A class covariance that is
     singular is refused instead of being used with tiny eigenvalues.
 
+    ``sample_weight`` gives frequency weights: sample j counts w_j times.  With W_i
+    the total weight of class i, the estimates are
+
+        m_i = (1 / W_i) sum_j w_j x_j,
+        Sigma_i = 1 / (W_i - 1) sum_j w_j (x_j - m_i)(x_j - m_i)^T,
+
+    and the default priors W_i / W.  Integer weights therefore give exactly the model
+    fitted on the samples repeated that many times (N_i - 1 becomes W_i - 1), and a
+    zero weight is the same as leaving the sample out.  Because of the W_i - 1, the
+    weights are counts, not proportions: each class's weights must sum to more than
+    1, and scaling every weight changes the covariances slightly.
+
     References
     ----------
     .. [1] R. O. Duda, P. E. Hart and D. G. Stork, *Pattern Classification*, 2nd ed.,
@@ -117,7 +129,7 @@ class QDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
         self.priors = priors
         self.store_covariance = store_covariance
 
-    def _fit(self, X, codes):
+    def _fit(self, X, codes, sample_weight=None):
         reg_param = check_scalar(self.reg_param, "reg_param", numbers.Real, low=0,
                                  high=1)
         if not isinstance(self.store_covariance, (bool, np.bool_)):
@@ -126,15 +138,30 @@ class QDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
         n_features = X.shape[1]
         n_classes = self.classes_.shape[0]
         counts = np.bincount(codes, minlength=n_classes)
-        for label, count in zip(self.classes_, counts):
-            if count < 2:
-                raise ValueError(
-                    f"Class {_label_text(label)} has only {count} sample: QDA "
-                    "estimates a covariance matrix for every class and needs at least "
-                    "2 samples per class. Add samples of this class, drop it, or use FisherLDA "
-                    "(one covariance shared by all classes)."
-                )
-        self.priors_ = check_priors(self.priors, counts.astype(np.float64))
+        weights = None
+        if sample_weight is not None:  # samples of weight zero do not count
+            counts = check_class_weights(self.classes_, codes, sample_weight)
+            weights = sample_weight[np.argsort(codes, kind="stable")]
+            totals = np.bincount(codes, weights=sample_weight, minlength=n_classes)
+            for label, total in zip(self.classes_, totals):
+                if total <= 1:  # N_i >= 2 for repeated samples
+                    raise ValueError(
+                        f"The weights of class {_label_text(label)} sum to {total:g}: "
+                        "QDA divides the class covariance by (total weight - 1), so "
+                        "sample_weight must be counts whose sum exceeds 1 in every "
+                        "class (multiply proportions by the class sizes)."
+                    )
+        else:
+            totals = counts.astype(np.float64)
+            for label, count in zip(self.classes_, counts):
+                if count < 2:
+                    raise ValueError(
+                        f"Class {_label_text(label)} has only {count} sample: QDA "
+                        "estimates a covariance matrix for every class and needs at "
+                        "least 2 samples per class. Add samples of this class, drop "
+                        "it, or use FisherLDA (one covariance shared by all classes)."
+                    )
+        self.priors_ = check_priors(self.priors, totals)
 
         # features near 1e150 or 1e-150 would overflow or underflow the covariances:
         # fit on features rescaled by powers of two s_j, then fold back.  In those
@@ -158,8 +185,9 @@ class QDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
         precision_factors = np.empty((n_classes, n_features, n_features))
         log_determinants = np.empty(n_classes)
         for k, label in enumerate(self.classes_):
-            means[k], covariances[k] = _class_covariance(X_sorted[rows[k]], reg_param,
-                                                         identity)
+            means[k], covariances[k] = _class_covariance(
+                X_sorted[rows[k]], reg_param, identity,
+                None if weights is None else weights[rows[k]])
             factor, feature = cholesky_or_none(covariances[k])
             if factor is None:
                 raise ValueError(_singular_message(label, feature, counts[k],
@@ -189,17 +217,25 @@ class QDA(BayesRuleMixin, ClassifierMixin, BaseEstimator):
         return -0.5 * (distances + self.log_determinants_) + np.log(self.priors_)
 
 
-def _class_covariance(samples, reg_param, identity):
+def _class_covariance(samples, reg_param, identity, weights=None):
     """Mean and regularised covariance ``(1 - r) Sigma + r diag(identity)`` of one
     class (``identity`` is all ones unless the features were rescaled).
 
     ``samples`` is a float64 array the caller no longer needs: it is centred in place.
-    Sigma is normalised by N_i - 1 as in the course.
+    Sigma is normalised by N_i - 1 as in the course; with frequency ``weights`` the
+    sums are weighted and N_i is their total W_i.
     """
-    mean = samples.mean(axis=0)
-    samples -= mean
-    check_deviations(samples)
-    covariance = samples.T @ samples / (samples.shape[0] - 1)
+    if weights is None:
+        mean = samples.mean(axis=0)
+        samples -= mean
+        check_deviations(samples)
+        covariance = samples.T @ samples / (samples.shape[0] - 1)
+    else:
+        total = weights.sum()
+        mean = weights @ samples / total
+        samples -= mean
+        check_deviations(samples)
+        covariance = (samples * weights[:, np.newaxis]).T @ samples / (total - 1)
     if reg_param > 0:
         covariance *= 1.0 - reg_param
         covariance.flat[:: covariance.shape[0] + 1] += reg_param * identity

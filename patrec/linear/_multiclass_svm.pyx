@@ -2,11 +2,17 @@
 #
 # Who does what
 # -------------
-# `multiclass_svm.py` validates the parameters and the data, builds the row storage
-# (see `_kernels.pxd`), draws each epoch's order, calls `crammer_singer_epoch` once per
-# epoch and `crammer_singer_objective` to record the objective.  The loops release
-# the GIL and allocate nothing; the next row of the order is prefetched while one
-# row is processed.
+# `multiclass_svm.py` validates the parameters and the data and builds the row
+# storage (see `patrec/_training.pxd`); through it the epoch driver of
+# `patrec/_training.py` draws each epoch's order and calls `crammer_singer_epoch`
+# once per epoch, then `crammer_singer_objective` records the objective.  The loops
+# release the GIL and allocate nothing; the next row of the order is prefetched while
+# one row is processed.  When the history is recorded, every update is logged
+# (`log_correction`).
+#
+# Sample weights: row i's update direction is multiplied by its weight s_i (the
+# caller rescales the weights to mean 1 over the rows visited), which is SGD on the
+# objective whose hinge terms are weighted by s_i.
 #
 # The step size eta_t = 1 / (lambda t) makes the course's update collapse to a sum:
 # shrinking every w_r by (1 - lambda eta_t) = (1 - 1/t) and adding eta_t g_t gives
@@ -24,15 +30,17 @@
 # the epoch at once; it returns -1 and the caller raises a ValueError.
 
 from patrec._typedefs cimport floating, intp_t
-from patrec.linear._kernels cimport (get_row, visit_row, class_scores, class_axpy,
-                                     all_finite)
+from patrec._training cimport (get_row, visit_row, class_scores, class_axpy,
+                               all_finite, weighted_step, log_correction)
 
 
 def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
                          const intp_t[::1] row_starts, intp_t n_features,
                          const intp_t[::1] codes, const intp_t[::1] order,
                          double[:, ::1] Vt, double[:, ::1] Ut, double[::1] scores,
-                         double[::1] state, double lam, bint averaged):
+                         double[::1] state, double lam, bint averaged,
+                         const double[::1] sample_weight, intp_t[:, ::1] log,
+                         intp_t[::1] n_logged):
     """One SGD epoch on the Crammer-Singer objective; return the number of updates
     (-1 when a score overflowed).
 
@@ -40,13 +48,14 @@ def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
     The loss-augmented winner is r* = argmax_{r != y} w_r . x; when
     1 + w_{r*} . x - w_y . x > 0 the hinge is active and V_y += x, V_{r*} -= x.
     Column r of ``Vt`` and ``Ut`` (shape (n_features + 1, n_classes)) belongs to
-    class r.
+    class r.  With ``sample_weight`` not empty the update is s_i x instead of x.
+    Each update is logged as (position, t, r*, 0).
     """
     cdef intp_t n_classes = Vt.shape[1]
     cdef intp_t p, i, r, y, nnz, winner, updates = 0
     cdef const floating* row_values
     cdef const intp_t* row_columns
-    cdef double scale, t = state[0], harmonic = state[1]
+    cdef double scale, step, t = state[0], harmonic = state[1]
     with nogil:
         for p in range(order.shape[0]):
             i = order[p]
@@ -65,15 +74,17 @@ def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
                     winner = r
             if 1.0 + scale * (scores[winner] - scores[y]) > 0.0:
                 updates += 1
-                class_axpy(1.0, row_values, row_columns, nnz, n_features, &Vt[0, 0],
+                step = weighted_step(1.0, sample_weight, i)
+                log_correction(log, n_logged, p, t, winner, 0)
+                class_axpy(step, row_values, row_columns, nnz, n_features, &Vt[0, 0],
                            n_classes, y)
-                class_axpy(-1.0, row_values, row_columns, nnz, n_features, &Vt[0, 0],
+                class_axpy(-step, row_values, row_columns, nnz, n_features, &Vt[0, 0],
                            n_classes, winner)
                 if averaged:
-                    class_axpy(harmonic, row_values, row_columns, nnz, n_features,
-                               &Ut[0, 0], n_classes, y)
-                    class_axpy(-harmonic, row_values, row_columns, nnz, n_features,
-                               &Ut[0, 0], n_classes, winner)
+                    class_axpy(harmonic * step, row_values, row_columns, nnz,
+                               n_features, &Ut[0, 0], n_classes, y)
+                    class_axpy(-harmonic * step, row_values, row_columns, nnz,
+                               n_features, &Ut[0, 0], n_classes, winner)
             t += 1.0
             harmonic += 1.0 / t
     state[0] = t
@@ -84,15 +95,22 @@ def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
 def crammer_singer_objective(const floating[::1] values, const intp_t[::1] columns,
                              const intp_t[::1] row_starts, intp_t n_features,
                              const intp_t[::1] codes, const double[:, ::1] Wt,
-                             double lam, double[::1] scores):
+                             double lam, double[::1] scores,
+                             const double[::1] sample_weight):
     """(1/m) sum_i max_r [delta(r != y_i) + w_r . x_i - w_{y_i} . x_i]
     + (lambda / 2) sum_r ||w_r||^2, with each w_r augmented by its bias (column r
-    of ``Wt``)."""
+    of ``Wt``).  With ``sample_weight`` not empty, the hinge terms are weighted by
+    s_i and the mean is taken over sum_i s_i instead of m.
+
+    Returns ``(objective, wrong)``, ``wrong`` the number of rows (of positive
+    weight) whose own class does not score strictly highest.
+    """
     cdef intp_t n_classes = Wt.shape[1], n_samples = codes.shape[0]
-    cdef intp_t i, r, j, y, nnz
+    cdef intp_t i, r, j, y, nnz, wrong = 0
     cdef const floating* row_values
     cdef const intp_t* row_columns
-    cdef double loss = 0.0, worst, norm = 0.0
+    cdef double loss = 0.0, worst, norm = 0.0, total = n_samples
+    cdef bint weighted = sample_weight.shape[0] != 0, beaten
     with nogil:
         for i in range(n_samples):
             y = codes[i]
@@ -101,11 +119,20 @@ def crammer_singer_objective(const floating[::1] values, const intp_t[::1] colum
             class_scores(&Wt[0, 0], n_classes, row_values, row_columns, nnz,
                          n_features, &scores[0])
             worst = 0.0
+            beaten = False
             for r in range(n_classes):
                 if r != y and 1.0 + scores[r] - scores[y] > worst:
                     worst = 1.0 + scores[r] - scores[y]
-            loss += worst
+                if r != y and scores[r] >= scores[y]:
+                    beaten = True
+            if beaten and (not weighted or sample_weight[i] > 0):
+                wrong += 1
+            loss += sample_weight[i] * worst if weighted else worst
         for j in range(n_features + 1):
             for r in range(n_classes):
                 norm += Wt[j, r] * Wt[j, r]
-    return loss / n_samples + 0.5 * lam * norm
+        if weighted:
+            total = 0.0
+            for i in range(n_samples):
+                total += sample_weight[i]
+    return loss / total + 0.5 * lam * norm, wrong

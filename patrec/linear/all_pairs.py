@@ -10,8 +10,8 @@ or, with ``decision="vote"``, to the class that wins the most pairwise contests.
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
-from .._validation import check_option
-from ._base import ArgmaxClassifierMixin, check_flag
+from .._validation import check_flag, check_option
+from ._base import ArgmaxClassifierMixin
 from ._reduction import binary_scores, check_binary_estimator, fit_binary, score_scales
 
 __all__ = ["AllPairs"]

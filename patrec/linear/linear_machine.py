@@ -15,22 +15,25 @@ vectors into one vector a and map (x, r) to the multivector psi(x, r) that holds
 (x, 1) in block r and zeros elsewhere, so that a . psi(x, r) = g_r(x).  The "winner"
 update is the perceptron step a <- a + rho (psi(x, y) - psi(x, ŷ)) on the difference
 vector, which is why the machine converges whenever the classes are linearly
-separable.  The loop is ``_perceptron.linear_machine_epoch``.
+separable.  The loop is ``_perceptron.linear_machine_epoch``, driven by
+`patrec._training.run_epochs`.
 """
 import numbers
 
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin
-from .._validation import check_option, check_scalar, check_X
-from ._base import (LinearClassifierMixin, check_epoch, check_epochs,
-                    check_finite_weights, check_flag, epoch_orders, row_storage)
+from .._training import (MulticlassEpochs, check_epoch, check_epochs,
+                         check_finite_weights, run_epochs)
+from .._validation import check_flag, check_option, check_scalar, check_X
+from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
+from ._base import LinearClassifierMixin
 from ._perceptron import linear_machine_epoch
 
 __all__ = ["LinearMachine", "kesler_construct"]
 
 
-class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
+class LinearMachine(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
+                    BaseEstimator):
     """The multiclass perceptron: one weight vector per class, predict the argmax.
 
     Parameters
@@ -50,6 +53,14 @@ class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         Visit the rows in a new random order every epoch.
     random_state : int, numpy Generator or None, default=None
         Seeds the shuffling.
+    record_history : bool or "weights", default=False
+        Keep a record of the training in ``history_``: every correction and the
+        weights after every epoch (``True``), or only the weights (``"weights"``).
+        Recording never changes the result; see `patrec.plotting.plot_history` and
+        `patrec.plotting.animate_training`.
+    verbose : int, default=0
+        1 reports to stderr how training ended (epochs, mistakes left); 2 adds a
+        line per epoch.
 
     Attributes
     ----------
@@ -61,6 +72,12 @@ class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         Epochs run.
     mistakes_ : ndarray of shape (`n_iter_`,)
         Mistakes made in each epoch; the last is 0 when the data were separated.
+    history_ : TrainingHistory
+        Only with ``record_history``: the corrections in order and the weights
+        (row r: (w_r, b_r)) after every epoch (`patrec._training.TrainingHistory`).
+        A "winner" correction is one row (``raised`` = ``target``, ``lowered`` =
+        ``rival``); an "all" correction has one row per class of E, each with
+        ``share`` = ``step`` / |E|.
     classes_ : ndarray of shape (n_classes,)
         The class labels.
     n_features_in_ : int
@@ -84,6 +101,17 @@ class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     of up to n_samples * max_epochs updates that float32 would round away.
     ``decision_function`` works in the precision of ``X``.
 
+    ``sample_weight`` scales the steps: a mistake on a sample of weight s moves
+    the weights by s rho (x, 1) (shared among E for ``update="all"``), s times the
+    step of an unweighted sample.  A sample of weight 0 is never visited, exactly
+    as if it were removed (the other samples are visited in the same order).  An
+    integer weight is not the same as repeating the sample: the copies would be
+    visited, and corrected, one at a time.
+
+    Training that stops at ``max_epochs`` while the last epoch still made
+    mistakes raises a `~patrec.exceptions.ConvergenceWarning`: the classes are
+    not linearly separable, or the features need standardising.
+
     References
     ----------
     .. [1] R. O. Duda, P. E. Hart and D. G. Stork, *Pattern Classification*, 2nd ed.,
@@ -102,7 +130,8 @@ class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, *, update="winner", learning_rate=1.0, margin=0.0,
-                 averaged=False, max_epochs=100, shuffle=True, random_state=None):
+                 averaged=False, max_epochs=100, shuffle=True, random_state=None,
+                 record_history=False, verbose=0):
         self.update = update
         self.learning_rate = learning_rate
         self.margin = margin
@@ -110,36 +139,59 @@ class LinearMachine(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.max_epochs = max_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record_history = record_history
+        self.verbose = verbose
 
-    def _fit(self, X, codes):
+    def _fit(self, X, codes, sample_weight=None):
         update = check_option(self.update, "update", ("winner", "all"))
         rate = check_scalar(self.learning_rate, "learning_rate", low=0, low_open=True)
         margin = check_scalar(self.margin, "margin", low=0)
         averaged = check_flag(self.averaged, "averaged")
         max_epochs = check_epochs(self.max_epochs)
-        orders = epoch_orders(X.shape[0], self.shuffle, self.random_state)
-
-        values, columns, row_starts = row_storage(X)
         n_classes, n_features = len(self.classes_), X.shape[1]
-        weights = np.zeros((n_features + 1, n_classes))  # column r: (w_r, b_r)
-        sums = np.zeros_like(weights)
-        scores = np.empty(n_classes)
-        counter = np.zeros(1)
-        mistakes = []
-        for order in orders:
-            mistakes.append(check_epoch(linear_machine_epoch(
-                values, columns, row_starts, n_features, codes, order, weights, sums,
-                scores, counter, float(rate), float(margin), update == "all",
-                averaged), X))
-            if mistakes[-1] == 0 or len(mistakes) == max_epochs:
-                break
-        if averaged:
-            weights -= sums / counter[0]
+        learner = _LinearMachineEpochs(X, codes, np.zeros((n_features + 1, n_classes)),
+                                       float(rate), float(margin), update == "all",
+                                       averaged, sample_weight)
+        mistakes, history = run_epochs(
+            learner, codes, max_epochs=max_epochs, shuffle=self.shuffle,
+            random_state=self.random_state, sample_weight=sample_weight,
+            record_history=self.record_history, verbose=self.verbose)
+        weights = learner.finish()
         check_finite_weights(weights, X)
         self.coef_ = weights[:n_features].T.copy()
         self.intercept_ = weights[n_features].copy()
         self.n_iter_ = len(mistakes)
-        self.mistakes_ = np.asarray(mistakes, dtype=np.intp)
+        self.mistakes_ = mistakes
+        if history is not None:
+            self.history_ = history
+
+
+class _LinearMachineEpochs(MulticlassEpochs):
+    """The linear machine's epochs: one column of Wt per class."""
+
+    name = "LinearMachine"
+
+    def __init__(self, X, codes, Wt, rate, margin, update_all, averaged,
+                 sample_weight):
+        super().__init__(X, codes, Wt, rate, margin, averaged, sample_weight)
+        self.update_all = update_all
+        self.log_rows_per_visit = max(Wt.shape[1] - 1, 1) if update_all else 1
+
+    def epoch(self, number, order, log, n_logged):
+        values, columns, row_starts = self.storage
+        return check_epoch(linear_machine_epoch(
+            values, columns, row_starts, self.n_features, self.codes, order, self.Wt,
+            self.Ut, self.scores, self.counter, self.rate, self.margin,
+            self.update_all, self.averaged, self.sample_weight, log, n_logged), self.X)
+
+    def describe(self, rows, log):
+        rows["step"] = self.steps(rows["sample"])
+        rows["rival"] = rows["lowered"] = log[:, 2]
+        # an "all" correction: |E| rows, the truth raised once (on the first)
+        first = np.ones(len(rows), dtype=bool)
+        first[1:] = (log[1:, 1] != log[:-1, 1])
+        rows["raised"] = np.where(first, rows["target"], -1)
+        rows["share"] = rows["step"] / log[:, 3]
 
 
 def kesler_construct(X, y, n_classes):

@@ -15,20 +15,22 @@ with step eta_t = 1 / (lambda t) visits one row per step:
     every other w_r <- (1 - lambda eta_t) w_r
 
 (the course's update: shrink all, add to the true class, subtract from the winner).
-The loops are in ``_multiclass_svm.pyx``.
+The loops are in ``_multiclass_svm.pyx``, driven by `patrec._training.run_epochs`.
 """
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin
-from .._validation import check_scalar
-from ._base import (LinearClassifierMixin, check_epoch, check_epochs,
-                    check_finite_weights, check_flag, epoch_orders, row_storage)
+from .._training import (EpochLearner, check_epoch, check_epochs,
+                         check_finite_weights, counted, run_epochs)
+from .._validation import check_flag, check_scalar
+from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
+from ._base import LinearClassifierMixin
 from ._multiclass_svm import crammer_singer_epoch, crammer_singer_objective
 
 __all__ = ["MulticlassSVM"]
 
 
-class MulticlassSVM(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
+class MulticlassSVM(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
+                    BaseEstimator):
     """Crammer-Singer multiclass SVM by stochastic subgradient descent (Pegasos).
 
     Parameters
@@ -47,6 +49,14 @@ class MulticlassSVM(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         Visit the rows in a new random order every epoch.
     random_state : int, numpy Generator or None, default=None
         Seeds the shuffling.
+    record_history : bool or "weights", default=False
+        Keep a record of the training in ``history_``: every update and the
+        weights after every epoch (``True``), or only the weights (``"weights"``).
+        Recording never changes the result; see `patrec.plotting.plot_history` and
+        `patrec.plotting.animate_training`.
+    verbose : int, default=0
+        1 reports to stderr how training ended (epochs, training samples still
+        misclassified); 2 adds a line per epoch.
 
     Attributes
     ----------
@@ -58,6 +68,13 @@ class MulticlassSVM(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         The objective F of the returned weights (averaged or last) after each epoch.
     n_iter_ : int
         Epochs run (always ``max_epochs``).
+    history_ : TrainingHistory
+        Only with ``record_history``: every update in order (``step`` = eta_t =
+        1 / (lambda t), times the sample's weight; ``raised`` the true class,
+        ``lowered`` = ``rival`` the loss-augmented winner r*) and the weights
+        W_t = V_t / (lambda t) after every epoch, the last iterate even when
+        ``averaged`` (`patrec._training.TrainingHistory`).  Before the update of
+        step t every w_r is multiplied by 1 - 1/t, updated or not.
     classes_ : ndarray of shape (n_classes,)
         The class labels.
     n_features_in_ : int
@@ -81,6 +98,22 @@ class MulticlassSVM(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     of up to n_samples * max_epochs updates that float32 would round away.
     ``decision_function`` works in the precision of ``X``.
 
+    ``sample_weight`` weights the hinge terms: the objective becomes
+    sum_i s_i L_i / sum_i s_i + (lambda / 2) sum_r ||w_r||^2, so integer weights give
+    the objective of the repeated samples and scaling every weight changes nothing.
+    SGD follows it with scaled steps: the weights are first rescaled to mean 1 over
+    the samples of positive weight, and an update on a sample of weight s is s
+    eta_t (x, 1), s times the step of an unweighted sample.  Samples of weight 0
+    are never visited, exactly as if they were removed (the other samples are
+    visited in the same order).  A repeated sample would instead be visited once
+    per copy, so the trained weights differ from those of repeated data, though
+    both minimise the same objective.
+
+    When the returned weights still misclassify training samples after the
+    ``max_epochs`` epochs a `~patrec.exceptions.ConvergenceWarning` says how many:
+    the classes are not linearly separable, or training needs more epochs, a
+    smaller ``alpha`` or standardised features.
+
     References
     ----------
     .. [1] K. Crammer and Y. Singer, "On the algorithmic implementation of multiclass
@@ -100,50 +133,113 @@ class MulticlassSVM(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, *, alpha=1e-4, max_epochs=20, averaged=True, shuffle=True,
-                 random_state=None):
+                 random_state=None, record_history=False, verbose=0):
         self.alpha = alpha
         self.max_epochs = max_epochs
         self.averaged = averaged
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record_history = record_history
+        self.verbose = verbose
 
-    def _fit(self, X, codes):
+    def _fit(self, X, codes, sample_weight=None):
         lam = float(check_scalar(self.alpha, "alpha", low=0, low_open=True))
         averaged = check_flag(self.averaged, "averaged")
         max_epochs = check_epochs(self.max_epochs)
-        orders = epoch_orders(X.shape[0], self.shuffle, self.random_state)
-
-        values, columns, row_starts = row_storage(X)
-        n_classes, n_features = len(self.classes_), X.shape[1]
-        update_sum = np.zeros((n_features + 1, n_classes))  # column r: class r
-        weighted_sum = np.zeros_like(update_sum)
-        scores = np.empty(n_classes)
-        state = np.array([0.0, 0.0])  # steps t taken, harmonic number H_t
-        objective = []
-        first_averaged = max_epochs // 2 + 1  # suffix averaging: the last half
-        averaged_steps = 0
-        for epoch, order in enumerate(orders, start=1):
-            if epoch == first_averaged:  # the mean starts here
-                weighted_sum[...] = 0.0
-                state[1] = 0.0
-            check_epoch(crammer_singer_epoch(
-                values, columns, row_starts, n_features, codes, order, update_sum,
-                weighted_sum, scores, state, lam, averaged and epoch >= first_averaged),
-                X)
-            steps, harmonic = state
-            if averaged and epoch >= first_averaged:
-                averaged_steps += len(order)
-                weights = ((harmonic * update_sum - weighted_sum)
-                           / (lam * averaged_steps))
-            else:
-                weights = update_sum / (lam * steps)
-            check_finite_weights(weights, X, f"alpha={self.alpha!r} is too small, or "
-                                 "the features need scaling")
-            objective.append(crammer_singer_objective(
-                values, columns, row_starts, n_features, codes, weights, lam, scores))
-            if epoch == max_epochs:
-                break
-        self.coef_ = weights[:n_features].T.copy()
-        self.intercept_ = weights[n_features].copy()
-        self.objective_ = np.asarray(objective)
+        if sample_weight is not None:  # mean 1 over the samples visited
+            sample_weight = sample_weight * (np.count_nonzero(sample_weight)
+                                             / sample_weight.sum())
+        learner = _CrammerSingerEpochs(X, codes, len(self.classes_), lam, averaged,
+                                       max_epochs, sample_weight,
+                                       f"alpha={self.alpha!r} is too small, or the "
+                                       "features need scaling")
+        _, history = run_epochs(
+            learner, codes, max_epochs=max_epochs, shuffle=self.shuffle,
+            random_state=self.random_state, sample_weight=sample_weight,
+            record_history=self.record_history, verbose=self.verbose)
+        n_features = X.shape[1]
+        self.coef_ = learner.result[:n_features].T.copy()
+        self.intercept_ = learner.result[n_features].copy()
+        self.objective_ = np.asarray(learner.objective)
         self.n_iter_ = max_epochs
+        if history is not None:
+            self.history_ = history
+
+
+class _CrammerSingerEpochs(EpochLearner):
+    """The SGD epochs on the Crammer-Singer objective (see ``_multiclass_svm.pyx``:
+    the loop keeps V, the sum of the update directions, and the step count t)."""
+
+    name = "MulticlassSVM"
+    noun = "updates"
+    stop_when_clean = False  # always max_epochs epochs
+    shrinks = True
+
+    def __init__(self, X, codes, n_classes, lam, averaged, max_epochs, sample_weight,
+                 overflow_remedy):
+        super().__init__(X, sample_weight)
+        self.codes = codes
+        self.lam, self.averaged = lam, averaged
+        self.update_sum = np.zeros((X.shape[1] + 1, n_classes))  # column r: class r
+        self.weighted_sum = np.zeros_like(self.update_sum)
+        self.scores = np.empty(n_classes)
+        self.state = np.array([0.0, 0.0])  # steps t taken, harmonic number H_t
+        self.first_averaged = max_epochs // 2 + 1  # suffix averaging: the last half
+        self.averaged_steps = 0
+        self.overflow_remedy = overflow_remedy
+        self.objective = []
+        self.wrong = 0
+        self.n_visited = (len(codes) if sample_weight is None
+                          else np.count_nonzero(sample_weight))
+
+    def epoch(self, number, order, log, n_logged):
+        averaging = self.averaged and number >= self.first_averaged
+        if number == self.first_averaged:  # the mean starts here
+            self.weighted_sum[...] = 0.0
+            self.state[1] = 0.0
+        values, columns, row_starts = self.storage
+        updates = check_epoch(crammer_singer_epoch(
+            values, columns, row_starts, self.n_features, self.codes, order,
+            self.update_sum, self.weighted_sum, self.scores, self.state, self.lam,
+            averaging, self.sample_weight, log, n_logged), self.X)
+        steps, harmonic = self.state
+        if averaging:
+            self.averaged_steps += len(order)
+            self.result = ((harmonic * self.update_sum - self.weighted_sum)
+                           / (self.lam * self.averaged_steps))
+        else:
+            self.result = self.update_sum / (self.lam * steps)
+        check_finite_weights(self.result, self.X, self.overflow_remedy)
+        objective, self.wrong = crammer_singer_objective(
+            values, columns, row_starts, self.n_features, self.codes, self.result,
+            self.lam, self.scores, self.sample_weight)
+        self.objective.append(objective)
+        return updates
+
+    def weights(self):
+        steps = self.state[0]
+        if steps == 0:
+            return np.zeros(self.update_sum.T.shape)
+        return (self.update_sum / (self.lam * steps)).T.copy()
+
+    def describe(self, rows, log):
+        rows["step"] = rows["share"] = self.steps(rows["sample"]) / (self.lam
+                                                                    * rows["t"])
+        rows["raised"] = rows["target"]
+        rows["rival"] = rows["lowered"] = log[:, 2]
+
+    def summary(self, counts):
+        return (f"{counted(len(counts), 'epochs')}, {counted(counts[-1], 'updates')} "
+                f"in the last; objective {self.objective[-1]:.6g}, "
+                f"{counted(self.wrong, 'training samples')} misclassified")
+
+    def unconverged_message(self, counts, max_epochs):
+        if self.wrong == 0:
+            return None
+        return (
+            f"MulticlassSVM ran its max_epochs={max_epochs} epochs and its weights "
+            f"still misclassify {self.wrong} of the {self.n_visited} training "
+            "samples: the classes are not linearly separable, or training needs "
+            "more epochs, a smaller alpha, or standardised features (for example "
+            "with sklearn.preprocessing.StandardScaler)."
+        )

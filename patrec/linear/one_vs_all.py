@@ -12,7 +12,8 @@ score into a distance, so that models trained to different scales compare fairly
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
-from ._base import ArgmaxClassifierMixin, check_flag
+from .._validation import check_flag
+from ._base import ArgmaxClassifierMixin
 from ._reduction import binary_scores, check_binary_estimator, fit_binary, score_scales
 
 __all__ = ["OneVsAll"]

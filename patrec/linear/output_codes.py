@@ -20,8 +20,8 @@ import numbers
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
-from .._validation import check_option, check_random_state, check_scalar
-from ._base import ArgmaxClassifierMixin, check_flag
+from .._validation import check_flag, check_option, check_random_state, check_scalar
+from ._base import ArgmaxClassifierMixin
 from ._reduction import binary_scores, check_binary_estimator, fit_binary
 
 __all__ = ["OutputCodes", "decode", "code_matrix"]
@@ -115,7 +115,7 @@ def decode(M, F, method="hamming", loss="hinge", return_distances=False):
     return (indices, distances) if return_distances else indices
 
 
-def code_matrix(code, n_classes, random_state=None):
+def code_matrix(code, n_classes, random_state=None, n_columns=None):
     """Build a named coding matrix for ``n_classes`` classes.
 
     Parameters
@@ -132,6 +132,9 @@ def code_matrix(code, n_classes, random_state=None):
         The number of classes k >= 2.
     random_state : int, numpy Generator or None, default=None
         Seeds the random codes.
+    n_columns : int, default=None
+        The number of columns of a random code (at least 1); None takes the sizes
+        above.  The other codes have a fixed size and refuse it.
 
     Returns
     -------
@@ -159,6 +162,13 @@ def code_matrix(code, n_classes, random_state=None):
     """
     check_option(code, "code", _CODES)
     k = check_scalar(n_classes, "n_classes", numbers.Integral, low=2)
+    if n_columns is not None:
+        if not code.endswith("-random"):
+            raise ValueError(
+                f"n_columns applies to the random codes only; the {code!r} code has "
+                "a fixed number of columns."
+            )
+        check_scalar(n_columns, "n_columns", numbers.Integral, low=1)
     if code == "one-vs-all":
         return 2 * np.eye(k, dtype=int) - 1
     if code == "all-pairs":
@@ -169,10 +179,11 @@ def code_matrix(code, n_classes, random_state=None):
         return M
     rng = check_random_state(random_state)
     if code == "dense-random":
-        n_columns, levels, probabilities = int(np.ceil(10 * np.log2(k))), [-1, 1], None
+        size, levels, probabilities = int(np.ceil(10 * np.log2(k))), [-1, 1], None
     else:
-        n_columns = int(np.ceil(15 * np.log2(k)))
+        size = int(np.ceil(15 * np.log2(k)))
         levels, probabilities = [-1, 0, 1], [0.25, 0.5, 0.25]
+    n_columns = size if n_columns is None else int(n_columns)
     best, best_distance = None, -1.0
     for _ in range(_RANDOM_TRIALS):
         M = rng.choice(levels, size=(k, n_columns), p=probabilities)
@@ -186,7 +197,11 @@ def code_matrix(code, n_classes, random_state=None):
         if distance > best_distance:
             best, best_distance = M, distance
     if best is None:
-        raise ValueError(f"No valid {code} code found for {k} classes.")
+        raise ValueError(
+            f"No valid {code} code with {n_columns} columns found for {k} classes in "
+            f"{_RANDOM_TRIALS} draws (every class needs its own code word, so at least "
+            f"log2({k}) columns, and more make it likelier); ask for more columns."
+        )
     return best
 
 
@@ -211,9 +226,15 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
         default perceptrons: 0.72 Hamming, 0.93 hinge loss).  `decode` itself
         defaults to Hamming, the course's first rule.
     loss : {"hinge", "exp", "log"} or callable, default="hinge"
-        The margin loss of loss-based decoding.
+        The margin loss of loss-based decoding; Hamming decoding does not use it.
+    code_size : float, default=None
+        The number of columns of a random code as a multiple of the number of
+        classes, ``max(1, int(code_size * n_classes))`` columns, as scikit-learn's
+        ``OutputCodeClassifier`` counts them.  None takes Allwein, Schapire and
+        Singer's sizes (see `code_matrix`).  Only for the random codes: with
+        another code it is an error.
     random_state : int, numpy Generator or None, default=None
-        Seeds the random codes.
+        Seeds the random codes; the fixed codes do not use it.
 
     Attributes
     ----------
@@ -253,11 +274,12 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
     """
 
     def __init__(self, estimator=None, *, code="one-vs-all", decoding="loss",
-                 loss="hinge", random_state=None):
+                 loss="hinge", code_size=None, random_state=None):
         self.estimator = estimator
         self.code = code
         self.decoding = decoding
         self.loss = loss
+        self.code_size = code_size
         self.random_state = random_state
 
     def _fit(self, X, codes):
@@ -265,8 +287,18 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
         check_option(self.decoding, "decoding", ("hamming", "loss"))
         _loss_function(self.loss)
         n_classes = len(self.classes_)
+        n_columns = None
+        if self.code_size is not None:
+            if not (isinstance(self.code, str) and self.code.endswith("-random")):
+                shown = repr(self.code) if isinstance(self.code, str) else "a given matrix"
+                raise ValueError(
+                    f"code_size applies to the random codes ('dense-random', "
+                    f"'sparse-random') only; code={shown} has a fixed size."
+                )
+            code_size = check_scalar(self.code_size, "code_size", low=0, low_open=True)
+            n_columns = max(1, int(code_size * n_classes))
         if isinstance(self.code, str):
-            M = code_matrix(self.code, n_classes, self.random_state)
+            M = code_matrix(self.code, n_classes, self.random_state, n_columns)
         else:
             M = check_code(self.code, n_classes)
         self.code_ = M

@@ -9,21 +9,23 @@ weights towards the correct side:
 
 An epoch is one pass over the rows; training stops after the first epoch without a
 mistake (the data are then separated with the requested margin) or after
-``max_epochs`` epochs.  The loop is ``_perceptron.binary_perceptron_epoch``.
+``max_epochs`` epochs.  The loop is ``_perceptron.binary_perceptron_epoch``, driven by
+`patrec._training.run_epochs`.
 """
 
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin
-from .._validation import check_scalar
-from ._base import (LinearClassifierMixin, check_epoch, check_epochs,
-                    check_finite_weights, check_flag, epoch_orders, row_storage)
+from .._training import (EpochLearner, check_epoch, check_epochs,
+                         check_finite_weights, run_epochs)
+from .._validation import check_flag, check_scalar
+from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
+from ._base import LinearClassifierMixin
 from ._perceptron import binary_perceptron_epoch
 
 __all__ = ["Perceptron"]
 
 
-class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
+class Perceptron(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
     """The binary perceptron with an augmented weight vector.
 
     For more than two classes, one perceptron per class against the rest.
@@ -45,6 +47,14 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         Visit the rows in a new random order every epoch.
     random_state : int, numpy Generator or None, default=None
         Seeds the shuffling.
+    record_history : bool or "weights", default=False
+        Keep a record of the training in ``history_``: every correction and the
+        weights after every epoch (``True``), or only the weights (``"weights"``).
+        Recording never changes the result; see `patrec.plotting.plot_history` and
+        `patrec.plotting.animate_training`.
+    verbose : int, default=0
+        1 reports to stderr how training ended (epochs, mistakes left); 2 adds a
+        line per epoch.
 
     Attributes
     ----------
@@ -57,6 +67,14 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     mistakes_ : ndarray of shape (`n_iter_`,)
         Mistakes made in each epoch (summed over the perceptrons of a multiclass
         problem); the last is 0 when the data were separated.
+    history_ : TrainingHistory
+        Only with ``record_history``: the corrections in order and the weights
+        after every epoch (`patrec._training.TrainingHistory`).  Row r of its
+        weights is the augmented vector (``coef_[r]``, ``intercept_[r]``); a
+        correction of perceptron r on a sample of class r raises it (``raised`` =
+        r, ``rival`` = -1), on a sample of another class lowers it (``lowered`` =
+        r, ``rival`` = r).  For two classes the single perceptron is raised by the
+        samples of ``classes_[1]`` and lowered by those of ``classes_[0]``.
     classes_ : ndarray of shape (n_classes,)
         The class labels.
     n_features_in_ : int
@@ -81,6 +99,17 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     of up to n_samples * max_epochs updates that float32 would round away.
     ``decision_function`` works in the precision of ``X``.
 
+    ``sample_weight`` scales the steps: a mistake on a sample of weight s moves
+    the weights by rho s y (x, 1), s times the step of an unweighted sample.  A
+    sample of weight 0 is never visited, exactly as if it were removed (the other
+    samples are visited in the same order).  An integer weight is not the same as
+    repeating the sample: the copies would be visited, and corrected, one at a
+    time.
+
+    Training that stops at ``max_epochs`` while the last epoch still made
+    mistakes raises a `~patrec.exceptions.ConvergenceWarning`: the classes are
+    not linearly separable, or the features need standardising.
+
     References
     ----------
     .. [1] F. Rosenblatt, "The perceptron: a probabilistic model for information
@@ -98,46 +127,85 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, *, learning_rate=1.0, margin=0.0, averaged=False,
-                 max_epochs=100, shuffle=True, random_state=None):
+                 max_epochs=100, shuffle=True, random_state=None, record_history=False,
+                 verbose=0):
         self.learning_rate = learning_rate
         self.margin = margin
         self.averaged = averaged
         self.max_epochs = max_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record_history = record_history
+        self.verbose = verbose
 
-    def _fit(self, X, codes):
+    def _fit(self, X, codes, sample_weight=None):
         rate = check_scalar(self.learning_rate, "learning_rate", low=0, low_open=True)
         margin = check_scalar(self.margin, "margin", low=0)
         averaged = check_flag(self.averaged, "averaged")
         max_epochs = check_epochs(self.max_epochs)
-        orders = epoch_orders(X.shape[0], self.shuffle, self.random_state)
-
-        n_classes, n_features = len(self.classes_), X.shape[1]
+        n_classes = len(self.classes_)
         if n_classes == 2:
             problems = [codes]
         else:  # one perceptron per class: class r (+1) against the rest (-1)
             problems = [(codes == r).astype(np.intp) for r in range(n_classes)]
-        values, columns, row_starts = row_storage(X)
-        weights = np.zeros((len(problems), n_features + 1))
-        sums = np.zeros_like(weights)
-        counters = np.zeros((len(problems), 1))
-        active = list(range(len(problems)))  # the problems still making mistakes
-        mistakes = []
-        for order in orders:
-            made = [check_epoch(binary_perceptron_epoch(
-                        values, columns, row_starts, n_features, problems[s], order,
-                        weights[s], sums[s], counters[s], float(rate), float(margin),
-                        averaged), X)
-                    for s in active]
-            mistakes.append(sum(made))
-            active = [s for s, count in zip(active, made) if count > 0]
-            if not active or len(mistakes) == max_epochs:
-                break
+        learner = _PerceptronEpochs(X, problems, float(rate), float(margin), averaged,
+                                    sample_weight)
+        mistakes, history = run_epochs(
+            learner, codes, max_epochs=max_epochs, shuffle=self.shuffle,
+            random_state=self.random_state, sample_weight=sample_weight,
+            record_history=self.record_history, verbose=self.verbose)
+        weights = learner.W
         if averaged:
-            weights -= sums / counters
+            weights -= learner.U / learner.counters
         check_finite_weights(weights, X)
+        n_features = X.shape[1]
         self.coef_ = weights[:, :n_features].copy()
         self.intercept_ = weights[:, n_features].copy()
         self.n_iter_ = len(mistakes)
-        self.mistakes_ = np.asarray(mistakes, dtype=np.intp)
+        self.mistakes_ = mistakes
+        if history is not None:
+            self.history_ = history
+
+
+class _PerceptronEpochs(EpochLearner):
+    """The binary perceptrons' epochs: one perceptron per row of W."""
+
+    name = "Perceptron"
+
+    def __init__(self, X, problems, rate, margin, averaged, sample_weight):
+        super().__init__(X, sample_weight)
+        self.problems = problems
+        self.rate, self.margin, self.averaged = rate, margin, averaged
+        self.W = np.zeros((len(problems), X.shape[1] + 1))
+        self.U = np.zeros_like(self.W)
+        self.counters = np.zeros((len(problems), 1))
+        self.active = list(range(len(problems)))  # the perceptrons still making mistakes
+        self.log_rows_per_visit = len(problems)
+
+    def epoch(self, number, order, log, n_logged):
+        values, columns, row_starts = self.storage
+        made = []
+        for s in self.active:
+            first = n_logged[0]
+            made.append(check_epoch(binary_perceptron_epoch(
+                values, columns, row_starts, self.n_features, self.problems[s], order,
+                self.W[s], self.U[s], self.counters[s], self.rate, self.margin,
+                self.averaged, self.sample_weight, log, n_logged), self.X))
+            log[first:n_logged[0], 2] = s  # which perceptron corrected
+        self.active = [s for s, count in zip(self.active, made) if count > 0]
+        return sum(made)
+
+    def weights(self):
+        return self.W.copy()
+
+    def describe(self, rows, log):
+        problem = log[:, 2]
+        positive = (rows["target"] == 1) if len(self.problems) == 1 else \
+            (rows["target"] == problem)
+        rows["raised"] = np.where(positive, problem, -1)
+        rows["lowered"] = np.where(positive, -1, problem)
+        if len(self.problems) == 1:
+            rows["rival"] = 1 - rows["target"]
+        else:
+            rows["rival"] = rows["lowered"]
+        rows["step"] = rows["share"] = self.steps(rows["sample"])

@@ -19,15 +19,18 @@ import warnings
 import numpy as np
 from scipy.optimize import minimize
 
-from ..base import BaseEstimator, ClassifierMixin
-from .._validation import check_scalar
+from .._progress import Reporter
+from .._training import linear_scores
+from .._validation import check_flag, check_scalar
+from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ..exceptions import ConvergenceWarning
-from ._base import LinearClassifierMixin, check_flag, linear_scores
+from ._base import LinearClassifierMixin
 
 __all__ = ["SoftmaxRegression"]
 
 
-class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
+class SoftmaxRegression(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
+                        BaseEstimator):
     """Multinomial logistic regression with an L2 penalty, fitted by L-BFGS.
 
     Parameters
@@ -43,6 +46,9 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     tol : float, default=1e-6
         L-BFGS stops when every gradient entry of the objective (divided by the number
         of samples) is below ``tol``.
+    verbose : int or bool, default=0
+        Progress on standard error: 1 reports the iterations run and the final
+        objective, 2 adds the objective after every L-BFGS iteration.
 
     Attributes
     ----------
@@ -69,6 +75,12 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     overflows.  float32 input keeps the matrix products in float32; the parameters
     and L-BFGS work in float64.
 
+    ``sample_weight`` weights each sample's term of the data sum,
+    ``C sum_i w_i [log sum_q exp(g_q(x_i)) - g_{y_i}(x_i)]``: integer weights give
+    exactly the objective of the samples repeated that many times (so the same
+    minimiser), and a zero weight leaves the sample out.  As in scikit-learn,
+    multiplying every weight by a constant acts like multiplying C by it.
+
     References
     ----------
     .. [1] C. M. Bishop, *Pattern Recognition and Machine Learning*, Springer, 2006,
@@ -87,22 +99,36 @@ class SoftmaxRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     [[0.01, 0.99, 0.0]]
     """
 
-    def __init__(self, *, C=1.0, fit_intercept=True, max_iter=1000, tol=1e-6):
+    def __init__(self, *, C=1.0, fit_intercept=True, max_iter=1000, tol=1e-6,
+                 verbose=0):
         self.C = C
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
+        self.verbose = verbose
 
-    def _fit(self, X, codes):
+    def _fit(self, X, codes, sample_weight=None):
         C = check_scalar(self.C, "C", low=0, low_open=True)
         fit_intercept = check_flag(self.fit_intercept, "fit_intercept")
         max_iter = check_scalar(self.max_iter, "max_iter", numbers.Integral, low=1)
         tol = check_scalar(self.tol, "tol", low=0, low_open=True)
-        objective = SoftmaxObjective(X, codes, len(self.classes_), C, fit_intercept)
+        log = Reporter(type(self).__name__, self.verbose)
+        objective = SoftmaxObjective(X, codes, len(self.classes_), C, fit_intercept,
+                                     sample_weight)
+
+        def report(intermediate_result):
+            log(2, f"iteration {report.count}: objective "
+                   f"{intermediate_result.fun:.6g}")
+            report.count += 1
+
+        report.count = 1
         result = minimize(objective, np.zeros(objective.size), jac=True,
                           method="L-BFGS-B",
+                          callback=report if log.wants(2) else None,
                           options={"maxiter": max_iter, "gtol": tol, "maxls": 50,
                                    "ftol": 64 * np.finfo(float).eps})
+        log(1, f"L-BFGS {'converged' if result.success else 'stopped'} after "
+               f"{result.nit} iterations; objective J / (C n) = {result.fun:.6g}")
         if not result.success:
             warnings.warn(
                 f"L-BFGS stopped before converging after {result.nit} iterations "
@@ -150,19 +176,22 @@ class SoftmaxObjective:
 
     theta holds the k x d weights row by row, then (with an intercept) the k biases.
     Dividing J by C n leaves the minimiser unchanged and makes the size of the
-    gradient independent of n.  The k x n score matrix is allocated once and reused
+    gradient independent of n.  With sample weights, sample i's term is multiplied
+    by w_i and n is the total weight (what the repeated samples would give).  The k x n score matrix is allocated once and reused
     for the probabilities and the residuals, so each evaluation costs two matrix
     products (one with X, one with X^T) plus O(k n) elementwise work, in the
     precision of X.
     """
 
-    def __init__(self, X, codes, n_classes, C, fit_intercept):
+    def __init__(self, X, codes, n_classes, C, fit_intercept, sample_weight=None):
         self.X = X
         self.XT = X.T  # class-by-sample layout: the reductions run over the k classes
         self.n_classes, self.n_features = n_classes, X.shape[1]
         self.fit_intercept = fit_intercept
         self.size = n_classes * (self.n_features + fit_intercept)
-        self.penalty = 1.0 / (C * X.shape[0])
+        self.weights = sample_weight
+        self.total = X.shape[0] if sample_weight is None else float(sample_weight.sum())
+        self.penalty = 1.0 / (C * self.total)
         # flat positions of the true class's entries in the k x n score matrix
         self.truth = codes * X.shape[0] + np.arange(X.shape[0])
         self.scores = np.empty((n_classes, X.shape[0]))
@@ -176,19 +205,25 @@ class SoftmaxObjective:
 
     def __call__(self, theta):
         coef, intercept = self.unpack(theta)
-        n_samples = self.X.shape[0]
+        n_samples = self.total
         scores = _product(coef, self.XT, out=self.scores)  # g_r(x_i), k x n
         scores += intercept[:, None]
         flat = scores.reshape(-1)
-        true_total = flat[self.truth].sum()
+        true_scores = flat[self.truth]
         top = scores.max(axis=0)
         scores -= top
         np.exp(scores, out=scores)
         total = scores.sum(axis=0)
         scores /= total  # P(r | x_i)
-        loss = (top.sum() + np.log(total).sum() - true_total) / n_samples
+        terms = top + np.log(total) - true_scores  # each sample's loss
+        if self.weights is None:
+            loss = terms.sum() / n_samples
+        else:
+            loss = (self.weights @ terms) / n_samples
         loss += 0.5 * self.penalty * np.dot(theta[:coef.size], theta[:coef.size])
         flat[self.truth] -= 1.0  # the residuals P(r | x_i) - [y_i = r]
+        if self.weights is not None:
+            scores *= self.weights  # w_i (P(r | x_i) - [y_i = r])
         gradient = np.empty_like(theta)
         grad_coef = gradient[:coef.size].reshape(coef.shape)
         grad_coef[...] = _product(scores, self.X)

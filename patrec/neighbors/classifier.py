@@ -10,12 +10,15 @@ branch-and-bound tree; both give the same neighbours in the same order, so the
 choice only changes the speed.
 """
 import numbers
+import time
 
 import numpy as np
 
+from .._progress import Reporter, check_verbose
 from ..base import BaseEstimator, ClassifierMixin
-from .._validation import check_option, check_scalar
+from .._validation import check_option, check_scalar, plain
 from .brute import BruteForce
+from .metrics import canonical_metric
 from .tree import BranchBoundTree
 
 __all__ = ["KNeighborsClassifier"]
@@ -41,6 +44,7 @@ def choose_algorithm(n_samples, n_features, metric, p=2):
     """
     if n_samples < 2048:
         return "brute"
+    metric = canonical_metric(metric)
     euclidean = (metric in ("euclidean", "sqeuclidean", "mahalanobis")
                  or (metric == "minkowski" and p == 2))
     return "bnb" if n_features <= (10 if euclidean else 16) else "brute"
@@ -62,22 +66,37 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         ``"brute"``: `BruteForce`.  ``"bnb"``: `BranchBoundTree`.  ``"auto"``: the
         tree in low dimension with many samples, brute force otherwise (see
         `choose_algorithm`).  All three return the same predictions.
-    metric : str, default="euclidean"
-        One of `patrec.neighbors.METRICS`.
+    metric : str, default="minkowski"
+        One of `patrec.neighbors.METRICS`, scikit-learn's aliases ``"manhattan"``,
+        ``"l1"`` and ``"l2"`` included.  The default, ``"minkowski"`` with ``p=2``, is
+        the euclidean distance, as in scikit-learn.
     p : float, default=2
-        Minkowski order (``p >= 1``) for ``metric="minkowski"``.
+        Minkowski order (``p >= 1``; 1 is the cityblock distance, 2 the euclidean,
+        ``np.inf`` the chebyshev).  Used only with ``metric="minkowski"``; any
+        other metric ignores it, as in scikit-learn.
     metric_params : dict, default=None
         ``{"VI": Q}`` for ``metric="mahalanobis"``.
+    leaf_size : int, default=64
+        The largest number of samples in a leaf of the branch-and-bound tree
+        (`BranchBoundTree`).  It changes the speed, never the answers; brute force
+        has no leaves and does not use it.
     reject_threshold : float, default=None
         Reject option: when the winning class's share of the vote (its
         ``predict_proba`` value) is below this threshold, ``predict`` returns
         ``reject_label`` instead of a class.  None (or 0) never rejects.
-    reject_label : object, default=-1
+    reject_label : object, default=None
         The label ``predict`` returns for a rejected sample; it may not be one of the
-        classes.  When its type does not fit the class labels' (a number among
-        strings), ``predict`` returns an object array.
+        classes.  None means ``-1`` when the classes are numbers and ``"reject"``
+        when they are strings, so that ``predict`` returns an array of one type (the
+        label in use is ``reject_label_``).  A label whose type does not fit the
+        classes' (a number among strings) makes ``predict`` return an object array.
     n_jobs : int, default=None
         Threads used by the neighbour search (``-1``: all cores).
+    verbose : int or bool, default=0
+        Progress on standard error: 1 reports the tree built by ``fit`` and, after
+        each ``predict``/``predict_proba``, how many queries were classified, in how
+        long and with how many distance evaluations per query; 2 adds a line per
+        block of 16384 queries (and per tree level).
 
     Attributes
     ----------
@@ -85,6 +104,8 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         The class labels.
     fit_algorithm_ : str
         The search method in use: ``"brute"`` or ``"bnb"``.
+    reject_label_ : object
+        The label given to rejected samples (only with ``reject_threshold``).
     n_samples_fit_ : int
         Number of training samples.
     n_features_in_ : int
@@ -128,37 +149,47 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, n_neighbors=5, weights="uniform", algorithm="auto",
-                 metric="euclidean", p=2, metric_params=None, reject_threshold=None,
-                 reject_label=-1, n_jobs=None):
+                 metric="minkowski", p=2, metric_params=None, leaf_size=64,
+                 reject_threshold=None, reject_label=None, n_jobs=None, verbose=0):
         self.n_neighbors = n_neighbors
         self.weights = weights
         self.algorithm = algorithm
         self.metric = metric
         self.p = p
         self.metric_params = metric_params
+        self.leaf_size = leaf_size
         self.reject_threshold = reject_threshold
         self.reject_label = reject_label
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def _fit(self, X, codes):
         check_scalar(self.n_neighbors, "n_neighbors", numbers.Integral, low=1)
         if not callable(self.weights):
             check_option(self.weights, "weights", WEIGHTS)
         check_option(self.algorithm, "algorithm", ALGORITHMS)
+        check_scalar(self.leaf_size, "leaf_size", numbers.Integral, low=1)
+        check_verbose(self.verbose)
         if self.reject_threshold is not None:
             check_scalar(self.reject_threshold, "reject_threshold", numbers.Real,
                          low=0, high=1)
-            if any(_same_label(self.reject_label, label) for label in self.classes_):
+            reject_label = self.reject_label
+            if reject_label is None:
+                text = all(isinstance(label, (str, bytes)) for label in self.classes_.tolist())
+                reject_label = "reject" if text else -1
+            if any(_same_label(reject_label, label) for label in self.classes_):
                 raise ValueError(
-                    f"reject_label={self.reject_label!r} is one of the classes; choose "
-                    "a label that no class uses."
+                    f"reject_label={plain(reject_label)!r} is one of the classes; "
+                    "choose a label that no class uses (set reject_label)."
                 )
+            self.reject_label_ = reject_label
         algorithm = self.algorithm
         if algorithm == "auto":
             algorithm = choose_algorithm(X.shape[0], X.shape[1], self.metric, self.p)
         if algorithm == "bnb":
             self._index = BranchBoundTree(X, self.metric, self.p, self.metric_params,
-                                          random_state=0)
+                                          leaf_size=self.leaf_size, random_state=0,
+                                          verbose=self.verbose)
         else:
             self._index = BruteForce(X, self.metric, self.p, self.metric_params)
         self._codes = codes
@@ -223,11 +254,23 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         X = self._validate_X(X)
         k = self.n_neighbors
         n_classes = len(self.classes_)
+        log = Reporter(type(self).__name__, self.verbose)
+        started, evaluations = time.perf_counter(), 0
         proba = np.empty((X.shape[0], n_classes), dtype=np.float64)
         for start in range(0, X.shape[0], _CHUNK_ROWS):
             stop = min(start + _CHUNK_ROWS, X.shape[0])
-            distances, indices, _ = self._index._query(X[start:stop], k, self.n_jobs)
+            distances, indices, counts = self._index._query(X[start:stop], k,
+                                                            self.n_jobs, count=bool(log))
             proba[start:stop] = self._votes(distances, indices, n_classes)
+            if log:
+                evaluations += int(counts.sum())
+                log(2, f"queries {start + 1}..{stop} of {X.shape[0]} classified")
+        if log:
+            per_query = evaluations / max(X.shape[0], 1)
+            log(1, f"{X.shape[0]} queries classified by their {k} nearest of "
+                   f"{self.n_samples_fit_} training samples ({self.fit_algorithm_}) in "
+                   f"{time.perf_counter() - started:.2f} s; {per_query:.0f} distance "
+                   "evaluations per query")
         return proba
 
     def _votes(self, distances, indices, n_classes):
@@ -283,14 +326,14 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         rejected = proba[np.arange(len(winners)), winners] < self.reject_threshold
         if not rejected.any():
             return labels
-        reject = np.asarray(self.reject_label)
+        reject = np.asarray(self.reject_label_)
         kinds = labels.dtype.kind + reject.dtype.kind
         if kinds == "UU" or all(kind in "iuf" for kind in kinds):
             dtype = np.result_type(labels.dtype, reject.dtype)
         else:  # e.g. a number among strings: keep both types as they are
             dtype = np.dtype(object)
         out = labels.astype(dtype)
-        out[rejected] = self.reject_label
+        out[rejected] = self.reject_label_
         return out
 
 

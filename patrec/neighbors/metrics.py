@@ -15,6 +15,9 @@ mahalanobis    ``sqrt((x - y)^T Q (x - y))``       ``metric_params={'VI': Q}``, 
                                                    (SciPy's name)
 =============  ==================================  ===================================
 
+scikit-learn's other names are accepted too: ``manhattan`` and ``l1`` mean
+``cityblock``, ``l2`` means ``euclidean``.
+
 The course's quadratic-form distance (x - y)^T Q (x - y) is the square of the
 ``mahalanobis`` entry: it orders neighbours the same way.
 
@@ -34,10 +37,19 @@ from .._parallel import run_row_ranges
 from .._validation import check_X, check_option
 from . import _distances
 
-__all__ = ["METRICS", "Metric", "pairwise_distances"]
+__all__ = ["METRICS", "METRIC_ALIASES", "Metric", "pairwise_distances"]
+
+# scikit-learn's (and SciPy's) other names for the same distances.
+METRIC_ALIASES = {"manhattan": "cityblock", "l1": "cityblock", "l2": "euclidean"}
 
 METRICS = ("euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski",
-           "mahalanobis")
+           "mahalanobis", *METRIC_ALIASES)
+
+
+def canonical_metric(metric):
+    """The name of ``metric`` in the table above: ``"manhattan"`` -> ``"cityblock"``."""
+    check_option(metric, "metric", METRICS)
+    return METRIC_ALIASES.get(metric, metric)
 
 
 class Metric:
@@ -46,7 +58,7 @@ class Metric:
     Parameters
     ----------
     metric : str, default="euclidean"
-        One of `METRICS`.
+        One of `METRICS` (an alias such as ``"manhattan"`` included).
     p : float, default=2
         The Minkowski order, ``p >= 1`` (``np.inf`` allowed); used only by
         ``metric="minkowski"``.
@@ -58,7 +70,7 @@ class Metric:
     Attributes
     ----------
     name : str
-        The metric's name.
+        The metric's name as given (an alias stays an alias).
     kind : int
         The kernel's metric kind (``_distances.KINDS``).
     p : float
@@ -70,9 +82,9 @@ class Metric:
     """
 
     def __init__(self, metric="euclidean", p=2, metric_params=None, n_features=None):
-        check_option(metric, "metric", METRICS)
-        params = {} if metric_params is None else dict(metric_params)
         self.name = metric
+        metric = canonical_metric(metric)
+        params = {} if metric_params is None else dict(metric_params)
         self.p = 2.0
         self.transform = None
         self.squared = metric == "sqeuclidean"
@@ -189,7 +201,8 @@ def pairwise_distances(X, Y=None, metric="euclidean", *, p=2, metric_params=None
         ``None`` means ``Y = X``.
     metric : str, default="euclidean"
         One of "euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski",
-        "mahalanobis"; see the table in the module docstring.
+        "mahalanobis" or an alias ("manhattan", "l1", "l2"); see the table in the
+        module docstring.
     p : float, default=2
         Minkowski order (``p >= 1``), used with ``metric="minkowski"``.
     metric_params : dict, default=None

@@ -20,13 +20,16 @@ Only the samples that survive both rules get a distance computed.  The search is
 exact: it returns what brute force returns.  The loops live in ``_bnb_tree.pyx``.
 """
 import numbers
+import time
 import warnings
 
 import numpy as np
 from scipy.cluster.vq import kmeans2, vq
 
 from .._parallel import run_row_ranges
+from .._progress import Reporter
 from .._validation import check_random_state, check_scalar
+from ._explain import explain_search
 from ._index import NeighborIndex
 from . import _bnb_tree, _distances
 
@@ -62,6 +65,10 @@ class BranchBoundTree(NeighborIndex):
     random_state : int, numpy Generator or None, default=None
         Seeds the k-means splits.  The tree's shape depends on it; the answers do
         not.
+    verbose : int or bool, default=0
+        Progress of the construction on standard error: 1 reports the tree built
+        (nodes, leaves, depth, time), 2 adds a line per level of the tree.  Worth
+        it for a few hundred thousand samples, where building takes seconds.
 
     Attributes
     ----------
@@ -105,22 +112,33 @@ class BranchBoundTree(NeighborIndex):
     """
 
     def __init__(self, X, metric="euclidean", p=2, metric_params=None, branching=4,
-                 leaf_size=64, random_state=None):
+                 leaf_size=64, random_state=None, verbose=0):
+        log = Reporter(type(self).__name__, verbose)
         super().__init__(X, metric, p, metric_params)
         self.branching = check_scalar(branching, "branching", numbers.Integral, low=2,
                                       high=_bnb_tree.MAX_CHILDREN)
         self.leaf_size = check_scalar(leaf_size, "leaf_size", numbers.Integral, low=1)
         self.random_state = random_state
-        self._build(check_random_state(random_state))
+        started = time.perf_counter()
+        depth = self._build(check_random_state(random_state), log)
+        log(1, f"built {self.n_nodes} nodes ({self.n_leaves} leaves of at most "
+               f"{self.leaf_size} samples, depth {depth}) over {self.n_samples} samples "
+               f"in {time.perf_counter() - started:.2f} s")
 
     # -- construction -------------------------------------------------------------
 
-    def _build(self, rng):
+    def _build(self, rng, log):
+        """Split the nodes breadth first; return the depth of the tree."""
         data = self._data
         order = np.arange(data.shape[0], dtype=np.intp)
         start, end, child, nchild = [0], [data.shape[0]], [0], [0]
-        node = 0
+        # the nodes of one level are numbered level_start .. level_end - 1
+        node, level, level_start, level_end = 0, 0, 0, 1
         while node < len(start):  # breadth first: siblings get consecutive numbers
+            if node == level_end:  # every node of this level has been split
+                log(2, f"level {level}: {level_end - level_start} nodes split into "
+                       f"{len(start) - level_end}")
+                level, level_start, level_end = level + 1, level_end, len(start)
             members = order[start[node]:end[node]]
             if len(members) > self.leaf_size:
                 labels = self._split(data[members], rng)
@@ -144,6 +162,7 @@ class BranchBoundTree(NeighborIndex):
         self._node_child = np.asarray(child, dtype=np.intp)
         self._node_nchild = np.asarray(nchild, dtype=np.intp)
         self._measure_nodes()
+        return level
 
     def _split(self, members, rng):
         """Cluster labels splitting ``members`` in two or more groups, or None."""
@@ -309,6 +328,62 @@ class BranchBoundTree(NeighborIndex):
         if return_counts:
             result += (evaluations,)
         return result[0] if len(result) == 1 else result
+
+    def explain(self, x, k=1):
+        """The search for one query, step by step: what rules 1 and 2 pruned, and why.
+
+        Repeats the search of ``query`` in Python on the same tree, writing down
+        every step: the nodes entered (nearest child first), the nodes pruned by
+        rule 1 with D(x, M_p), B and r_p at that moment, the samples of each leaf
+        skipped by rule 2, every improvement of the k best (and so of B), and every
+        distance computed.  The answer and the number of distance evaluations are
+        exactly those of ``query(x, k, return_counts=True)``; ``query`` itself is
+        untouched.  `patrec.plotting.plot_search` draws the result.
+
+        Parameters
+        ----------
+        x : array-like of shape (n_features,) or (1, n_features)
+            One query point.
+        k : int, default=1
+            Number of neighbours.
+
+        Returns
+        -------
+        explanation : SearchExplanation
+            Attributes ``indices``, ``distances`` (the answer), ``entered``,
+            ``pruned``, ``skipped``, ``bound_updates`` and
+            ``distance_evaluations`` (structured arrays, in the order of the
+            search); see `patrec.neighbors._explain.SearchExplanation`.
+
+        Notes
+        -----
+        A Python walk, far slower than ``query``: it is meant for one query at a
+        time, to study the algorithm.  Cost: the distances ``query`` computes, each
+        through one call of the distance kernel.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from patrec.neighbors import BranchBoundTree
+        >>> X = np.random.default_rng(0).uniform(size=(500, 2))
+        >>> tree = BranchBoundTree(X, leaf_size=16, random_state=0)
+        >>> steps = tree.explain([0.5, 0.5], k=1)
+        >>> _, indices, counts = tree.query([[0.5, 0.5]], return_counts=True)
+        >>> bool(steps.indices[0] == indices[0, 0])
+        True
+        >>> bool(len(steps.distance_evaluations) == counts[0] < 500)
+        True
+        >>> bool(np.all(steps.pruned["distance"] > steps.pruned["bound"]
+        ...             + steps.pruned["radius"]))
+        True
+        """
+        x = np.asarray(x) if not hasattr(x, "shape") else x
+        if getattr(x, "ndim", 2) == 1:
+            x = x.reshape(1, -1)
+        x = self._check_query(x)
+        if x.shape[0] != 1:
+            raise ValueError(f"explain takes one query; x has {x.shape[0]} rows.")
+        return explain_search(self, x[0], self._check_k(k))
 
 
 def _mean(rows):

@@ -8,4 +8,5 @@ def piecewise_linear_epoch(values: npt.NDArray[np.floating], columns: npt.NDArra
                            order: npt.NDArray[np.intp], Wt: npt.NDArray[np.float64],
                            Ut: npt.NDArray[np.float64], scores: npt.NDArray[np.float64],
                            counter: npt.NDArray[np.float64], rate: float, margin: float,
-                           averaged: bool) -> int: ...
+                           averaged: bool, log: npt.NDArray[np.intp],
+                           n_logged: npt.NDArray[np.intp]) -> int: ...

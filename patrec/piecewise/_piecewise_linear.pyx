@@ -3,18 +3,19 @@
 # Who does what
 # -------------
 # `piecewise_linear.py` validates the parameters and the data, builds the starting
-# weights (k-means subclass means or zeros), puts the data in row storage (see
-# `patrec/linear/_kernels.pxd`), draws the visiting order of each epoch and decides
-# when to stop.  `piecewise_linear_epoch` below makes one pass over the rows with the
-# GIL released; it allocates nothing (the caller hands in the scratch array for the
-# scores).
+# weights (k-means subclass means or zeros) and puts the data in row storage (see
+# `patrec/_training.pxd`); the epoch driver of `patrec/_training.py` draws the
+# visiting order of each epoch and decides when to stop.  `piecewise_linear_epoch`
+# below makes one pass over the rows with the GIL released; it allocates nothing
+# (the caller hands in the scratch array for the scores and, when the history is
+# recorded, the log of the corrections).
 #
 # Layout: the augmented weight vectors alpha of all subclasses are the columns of
 # Wt, shape (n_features + 1, n_subclasses), grouped by class: the subclasses of class
 # c are the columns first[c] .. first[c + 1] - 1.  This is the layout of the linear
 # machine's loop (one column per class there), so the scoring and update kernels of
-# `_kernels.pxd` serve both, and with one subclass per class the two loops perform
-# the very same floating-point operations.
+# `patrec/_training.pxd` serve both, and with one subclass per class the two loops
+# perform the very same floating-point operations.
 #
 # A score that is not finite (features so large that alpha . y overflows float64)
 # stops the epoch at once with the result -1; the caller raises a ValueError.
@@ -23,7 +24,8 @@
 # times the number of steps taken before it, and the caller subtracts Ut / steps.
 
 from patrec._typedefs cimport floating, intp_t
-from patrec.linear._kernels cimport visit_row, class_scores, class_move, all_finite
+from patrec._training cimport (visit_row, class_scores, class_move, all_finite,
+                               log_correction)
 
 
 def piecewise_linear_epoch(const floating[::1] values, const intp_t[::1] columns,
@@ -31,7 +33,8 @@ def piecewise_linear_epoch(const floating[::1] values, const intp_t[::1] columns
                            const intp_t[::1] codes, const intp_t[::1] first,
                            const intp_t[::1] order, double[:, ::1] Wt,
                            double[:, ::1] Ut, double[::1] scores, double[::1] counter,
-                           double rate, double margin, bint averaged):
+                           double rate, double margin, bint averaged,
+                           intp_t[:, ::1] log, intp_t[::1] n_logged):
     """One epoch of the subclass error-correction rule; return the number of
     corrections (-1 when a score overflowed).
 
@@ -39,7 +42,8 @@ def piecewise_linear_epoch(const floating[::1] values, const intp_t[::1] columns
     best subclass of any other class (the first one on ties).  The row is a mistake
     when alpha_m . y - alpha_n . y <= margin (ties count as mistakes); then
     alpha_m += rate * y and alpha_n -= rate * y.  ``scores`` is scratch space of
-    length n_subclasses; ``counter[0]`` counts the steps, for the averaging.
+    length n_subclasses; ``counter[0]`` counts the steps, for the averaging.  A
+    correction is logged as (position, t, m, n).
     """
     cdef intp_t n_subclasses = Wt.shape[1]
     cdef intp_t p, i, j, s, own, rival, nnz, corrections = 0
@@ -69,6 +73,7 @@ def piecewise_linear_epoch(const floating[::1] values, const intp_t[::1] columns
                     rival = s
             if scores[own] - scores[rival] <= margin:
                 corrections += 1
+                log_correction(log, n_logged, p, counter[0], own, rival)
                 class_move(Wt, Ut, own, rate, counter[0], averaged, row_values,
                            row_columns, nnz, n_features)
                 class_move(Wt, Ut, rival, -rate, counter[0], averaged, row_values,

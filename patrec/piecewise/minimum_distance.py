@@ -13,8 +13,8 @@ hyperplane (for the euclidean distance), so the decision boundary is piecewise l
 
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
-from .._validation import check_random_state
+from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin, decision_from_scores
+from .._validation import check_class_weights, check_random_state
 from .._parallel import effective_n_jobs, run_row_ranges
 from ..neighbors import _distances
 from ..neighbors.metrics import Metric
@@ -23,7 +23,7 @@ from ._subclasses import subclass_counts, subclass_means
 __all__ = ["MinimumDistanceClassifier"]
 
 
-class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
+class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator):
     """Classify by the distance to the nearest subclass mean (prototype).
 
     Training finds ``n_prototypes`` subclass means in every class with k-means
@@ -67,6 +67,18 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
     Fitting costs one k-means run per class (O(n * L * n_features) per iteration);
     prediction costs O(n_samples * n_prototypes_total * n_features).
 
+    ``sample_weight`` gives frequency weights: sample i counts w_i times.  With one
+    prototype per class it is the weighted class mean ``sum_i w_i x_i / sum_i w_i``,
+    exactly the mean of the samples repeated w_i times (integer weights), and a zero
+    weight is the same as leaving the sample out.  With several prototypes they come
+    from weighted k-means (k-means++ seeding with chances proportional to
+    ``w_i D(x_i)^2``, then Lloyd steps with weighted means, see
+    ``patrec.piecewise._subclasses.weighted_kmeans``): given the same
+    ``random_state`` it finds the same prototypes as weights of one on the samples
+    repeated in place (``np.repeat(X, w, axis=0)``).  Fitting with weights draws its random numbers differently from fitting
+    without, so with several prototypes ``fit(X, y)`` and ``fit(X, y,
+    sample_weight=ones)`` may end in different k-means solutions.
+
     References
     ----------
     .. [1] R. O. Duda, P. E. Hart and D. G. Stork, *Pattern Classification*, 2nd ed.,
@@ -96,16 +108,22 @@ class MinimumDistanceClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _fit(self, X, codes):
+    def _fit(self, X, codes, sample_weight=None):
         self._metric = Metric(self.metric, self.p, self.metric_params, X.shape[1])
         effective_n_jobs(self.n_jobs)
+        if sample_weight is not None:  # samples of weight zero are left out
+            check_class_weights(self.classes_, codes, sample_weight)
+            kept = sample_weight > 0
+            X, codes, sample_weight = X[kept], codes[kept], sample_weight[kept]
         counts = subclass_counts(self.n_prototypes, self.classes_, codes, "n_prototypes")
         rng = check_random_state(self.random_state)
         mapped = self._metric.prepare(X)
         prototypes = []
         for code, count in enumerate(counts):
-            members = X[codes == code]
-            prototypes.append(subclass_means(members, mapped[codes == code], count, rng))
+            inside = codes == code
+            weights = None if sample_weight is None else sample_weight[inside]
+            prototypes.append(subclass_means(X[inside], mapped[inside], count, rng,
+                                             weights))
         self.prototypes_ = np.concatenate(prototypes).astype(X.dtype, copy=False)
         self._prototype_codes = np.repeat(np.arange(len(counts), dtype=np.intp), counts)
         self.prototype_labels_ = self.classes_[self._prototype_codes]

@@ -18,14 +18,15 @@ Epochs repeat until one makes no correction.  With one subclass per class this i
 exactly the linear machine's "winner" rule.  The weights start at
 ``alpha = (m, -|m|^2 / 2)`` for k-means subclass means m, which is the minimum-distance
 classifier over those means, so training starts from that classifier and corrects
-it.  The loop is ``_piecewise_linear.piecewise_linear_epoch``.
+it.  The loop is ``_piecewise_linear.piecewise_linear_epoch``, driven by
+`patrec._training.run_epochs`.
 """
 import numpy as np
 
+from .._training import (MulticlassEpochs, check_epoch, check_epochs,
+                         check_finite_weights, linear_scores, run_epochs)
+from .._validation import check_flag, check_option, check_random_state, check_scalar
 from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
-from .._validation import check_option, check_random_state, check_scalar
-from ..linear._base import (check_epoch, check_epochs, check_finite_weights,
-                            check_flag, epoch_orders, linear_scores, row_storage)
 from ._piecewise_linear import piecewise_linear_epoch
 from ._subclasses import subclass_counts, subclass_means
 
@@ -67,6 +68,14 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         Visit the samples in a new random order every epoch.
     random_state : int, numpy Generator or None, default=None
         Seeds k-means and the shuffling.
+    record_history : bool or "weights", default=False
+        Keep a record of the training in ``history_``: every correction and the
+        weights after every epoch (``True``), or only the weights (``"weights"``).
+        Recording never changes the result; see `patrec.plotting.plot_history` and
+        `patrec.plotting.animate_training`.
+    verbose : int, default=0
+        1 reports to stderr how training ended (epochs, corrections left); 2 adds a
+        line per epoch.
 
     Attributes
     ----------
@@ -84,6 +93,13 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
     corrections_ : ndarray of shape (`n_iter_`,)
         Corrections made in each epoch; the last is 0 when training converged (every
         training sample correctly classified, by more than ``margin``).
+    history_ : TrainingHistory
+        Only with ``record_history``: the corrections in order and the weights
+        after every epoch, shape (n_epochs + 1, n_subclasses_total, n_features + 1),
+        row s the augmented alpha_s (`patrec._training.TrainingHistory`).  A
+        correction raises the sample's best own subclass m (``raised``) and lowers
+        the best subclass n of the other classes (``lowered``, of class
+        ``rival``).
     classes_ : ndarray of shape (n_classes,)
         The class labels.
     n_features_in_ : int
@@ -104,7 +120,9 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
     heuristic: unlike the linear machine's it has no convergence guarantee, even when
     some piecewise-linear rule separates the training data, so look at
     ``corrections_``; ``averaged=True`` steadies the result when it does not
-    converge.  Ties count as mistakes.
+    converge.  Ties count as mistakes.  Training that stops at ``max_epochs`` while
+    the last epoch still made corrections raises a
+    `~patrec.exceptions.ConvergenceWarning`.
 
     Cost: k-means runs once per class (O(n_samples * l_i * n_features) per
     iteration); an epoch costs O(n_samples * n_subclasses_total * n_features) to
@@ -144,7 +162,8 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, n_subclasses=2, *, init="kmeans", learning_rate=1.0, margin=0.0,
-                 averaged=False, max_epochs=100, shuffle=True, random_state=None):
+                 averaged=False, max_epochs=100, shuffle=True, random_state=None,
+                 record_history=False, verbose=0):
         self.n_subclasses = n_subclasses
         self.init = init
         self.learning_rate = learning_rate
@@ -153,6 +172,8 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         self.max_epochs = max_epochs
         self.shuffle = shuffle
         self.random_state = random_state
+        self.record_history = record_history
+        self.verbose = verbose
 
     def _fit(self, X, codes):
         counts = subclass_counts(self.n_subclasses, self.classes_, codes, "n_subclasses")
@@ -167,26 +188,22 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         n_features = X.shape[1]
         first = np.concatenate(([0], np.cumsum(counts))).astype(np.intp)
         Wt = self._initial_weights(X, codes, counts, init, rng)  # column s: alpha_s
-        Ut = np.zeros_like(Wt)
-        scores = np.empty(Wt.shape[1])
-        counter = np.zeros(1)
-        values, columns, row_starts = row_storage(X)
-        corrections = []
-        for order in epoch_orders(X.shape[0], self.shuffle, rng):
-            corrections.append(check_epoch(piecewise_linear_epoch(
-                values, columns, row_starts, n_features, codes, first, order, Wt, Ut,
-                scores, counter, float(rate), float(margin), averaged), X))
-            if corrections[-1] == 0 or len(corrections) == max_epochs:
-                break
-        if averaged:
-            Wt -= Ut / counter[0]
+        learner = _PiecewiseEpochs(X, codes, Wt, first, float(rate), float(margin),
+                                   averaged)
+        corrections, history = run_epochs(
+            learner, codes, max_epochs=max_epochs, shuffle=self.shuffle,
+            random_state=rng, record_history=self.record_history,
+            verbose=self.verbose)
+        Wt = learner.finish()
         check_finite_weights(Wt, X)
         self.coef_ = Wt[:n_features].T.copy()
         self.intercept_ = Wt[n_features].copy()
         self.n_subclasses_ = counts
         self.subclass_labels_ = self.classes_[np.repeat(np.arange(len(counts)), counts)]
         self.n_iter_ = len(corrections)
-        self.corrections_ = np.asarray(corrections, dtype=np.intp)
+        self.corrections_ = corrections
+        if history is not None:
+            self.history_ = history
 
     @staticmethod
     def _initial_weights(X, codes, counts, init, rng):
@@ -259,3 +276,29 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
             Predicted class labels.
         """
         return self._labels_from_scores(self._class_scores(X))
+
+
+class _PiecewiseEpochs(MulticlassEpochs):
+    """The epochs of the subclass error-correction rule: one column of Wt per
+    subclass, those of class c being ``first[c] .. first[c + 1] - 1``."""
+
+    name = "PiecewiseLinearClassifier"
+    noun = "corrections"
+
+    def __init__(self, X, codes, Wt, first, rate, margin, averaged):
+        super().__init__(X, codes, Wt, rate, margin, averaged, None)
+        self.first = first
+        self.subclass_class = np.repeat(np.arange(len(first) - 1), np.diff(first))
+
+    def epoch(self, number, order, log, n_logged):
+        values, columns, row_starts = self.storage
+        return check_epoch(piecewise_linear_epoch(
+            values, columns, row_starts, self.n_features, self.codes, self.first,
+            order, self.Wt, self.Ut, self.scores, self.counter, self.rate,
+            self.margin, self.averaged, log, n_logged), self.X)
+
+    def describe(self, rows, log):
+        rows["step"] = rows["share"] = self.steps(rows["sample"])
+        rows["raised"] = log[:, 2]
+        rows["lowered"] = log[:, 3]
+        rows["rival"] = self.subclass_class[log[:, 3]]

@@ -420,3 +420,29 @@ def test_public_names():
          "make_gaussian_classes", "make_xor", "make_rings", "make_banana"])
     for name in datasets.__all__:
         assert getattr(datasets, name).__doc__
+
+
+def test_default_gaussian_classes_three_overlapping_classes_in_the_plane():
+    X, y = make_gaussian_classes(random_state=0)
+    assert X.shape == (300, 2) and np.bincount(y).tolist() == [100, 100, 100]
+    means = np.array([X[y == k].mean(axis=0) for k in range(3)])
+    np.testing.assert_allclose(means, [[0, 0], [3, 0], [0, 3]], atol=0.3)
+    # overlapping: the nearest-true-mean (Bayes) rule errs about 9% of the time
+    big, labels = make_gaussian_classes(n_per_class=20000, random_state=1)
+    nearest = np.argmin(((big[:, None] - np.array([[0, 0], [3, 0], [0, 3]])) ** 2)
+                        .sum(axis=2), axis=1)
+    assert 0.08 < np.mean(nearest != labels) < 0.10
+
+
+def test_default_banana_overlaps_enough_to_teach():
+    from patrec import FisherLDA, KNeighborsClassifier
+
+    X_test, y_test = make_banana(20000, random_state=100)
+    knn, linear = [], []
+    for seed in range(3):
+        X, y = make_banana(random_state=seed)
+        knn.append(1 - KNeighborsClassifier(5).fit(X, y).score(X_test, y_test))
+        linear.append(1 - FisherLDA().fit(X, y).score(X_test, y_test))
+    # k-NN errs, but clearly less than a linear rule on the curved boundary
+    assert 0.04 < np.mean(knn) < 0.11
+    assert np.mean(linear) > np.mean(knn) + 0.04

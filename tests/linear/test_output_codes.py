@@ -166,3 +166,25 @@ def test_random_code_is_deterministic(iris):
     b = OutputCodes(code="dense-random", random_state=3).fit(X, y)
     np.testing.assert_array_equal(a.code_, b.code_)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+def test_code_size_sets_the_columns_of_random_codes():
+    import numpy as np
+    import pytest
+
+    from patrec import OutputCodes, code_matrix
+
+    rng = np.random.default_rng(0)
+    X = np.vstack([c + rng.normal(size=(20, 2)) for c in ([0, 0], [5, 0], [0, 5], [5, 5])])
+    y = np.repeat([0, 1, 2, 3], 20)
+    for code in ("dense-random", "sparse-random"):
+        clf = OutputCodes(code=code, code_size=2.5, random_state=0).fit(X, y)
+        assert clf.code_.shape == (4, 10) and len(clf.estimators_) == 10
+        assert OutputCodes(code=code, random_state=0).fit(X, y).code_.shape[1] != 10
+    assert code_matrix("dense-random", 4, random_state=0, n_columns=3).shape == (4, 3)
+    with pytest.raises(ValueError, match="code_size applies to the random codes"):
+        OutputCodes(code_size=2.0).fit(X, y)
+    with pytest.raises(ValueError, match="code_size must be in"):
+        OutputCodes(code="dense-random", code_size=0).fit(X, y)
+    with pytest.raises(ValueError, match="n_columns applies to the random codes only"):
+        code_matrix("all-pairs", 4, n_columns=3)

@@ -3,7 +3,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import patrec.linear
-from patrec.linear._base import row_storage
+from patrec._training import row_storage
 from patrec.registry import get_classifier
 
 REGISTERED = {

@@ -1,5 +1,6 @@
 """The k-NN classifier: votes, weights, ties, rejection, algorithms, scikit-learn."""
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -113,12 +114,24 @@ def test_reject_option():
     named = KNeighborsClassifier(4, reject_threshold=0.7, reject_label="?").fit(
         X, np.array(["a", "a", "a", "b", "b", "b"]))
     np.testing.assert_array_equal(named.predict([[0.0], [0.6]]), ["a", "?"])
-    numeric = KNeighborsClassifier(4, reject_threshold=0.7).fit(
+    # string classes: the default reject label is the string "reject", so the
+    # predictions stay one array of strings that np.unique can sort
+    default = KNeighborsClassifier(4, reject_threshold=0.7).fit(
+        X, ["a", "a", "a", "b", "b", "b"])
+    out = default.predict([[0.0], [0.6]])
+    assert out.dtype.kind == "U" and list(out) == ["a", "reject"]
+    assert default.reject_label_ == "reject"
+    assert np.unique(out).tolist() == ["a", "reject"]
+    assert default.predict([[0.0]]).dtype.kind == "U"
+    # a number among strings, asked for explicitly: an object array
+    numeric = KNeighborsClassifier(4, reject_threshold=0.7, reject_label=-1).fit(
         X, ["a", "a", "a", "b", "b", "b"])
     out = numeric.predict([[0.0], [0.6]])
     assert out.dtype == object and list(out) == ["a", -1]
-    nothing_rejected = numeric.predict([[0.0]])
-    assert nothing_rejected.dtype.kind == "U"
+    with pytest.raises(ValueError, match="reject_label='reject' is one of the classes"):
+        KNeighborsClassifier(4, reject_threshold=0.5).fit(X, ["reject"] * 3 + ["b"] * 3)
+    with pytest.raises(ValueError, match="reject_label=-1 is one of the classes"):
+        KNeighborsClassifier(4, reject_threshold=0.5).fit(X, np.array([-1] * 3 + [1] * 3))
     with pytest.raises(ValueError, match="reject_label=5 is one of the classes"):
         KNeighborsClassifier(4, reject_threshold=0.5, reject_label=5).fit(X, y)
     with pytest.raises(ValueError, match="reject_threshold"):
@@ -169,3 +182,81 @@ def test_auto_choice_and_pickle():
     Q = rng.normal(size=(100, 3))
     clone = pickle.loads(pickle.dumps(low))
     np.testing.assert_array_equal(clone.predict_proba(Q), low.predict_proba(Q))
+
+
+def test_minkowski_p2_is_the_default_and_p_is_honoured():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 3))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    queries = rng.normal(size=(400, 3))
+    default = KNeighborsClassifier()
+    assert (default.metric, default.p) == ("minkowski", 2)
+    reference = KNeighborsClassifier(metric="euclidean").fit(X, y)
+    np.testing.assert_array_equal(default.fit(X, y).predict_proba(queries),
+                                  reference.predict_proba(queries))
+    np.testing.assert_allclose(default.kneighbors(queries)[0],
+                               reference.kneighbors(queries)[0])
+    # p changes the answers, as in scikit-learn: p=1 is the cityblock distance
+    taxicab = KNeighborsClassifier(p=1).fit(X, y)
+    np.testing.assert_allclose(taxicab.kneighbors(queries)[0],
+                               KNeighborsClassifier(metric="cityblock").fit(X, y)
+                               .kneighbors(queries)[0])
+    assert not np.allclose(taxicab.kneighbors(queries)[0],
+                           reference.kneighbors(queries)[0])
+
+
+@pytest.mark.parametrize("alias, name", [("manhattan", "cityblock"), ("l1", "cityblock"),
+                                         ("l2", "euclidean")])
+@pytest.mark.parametrize("algorithm", ["brute", "bnb"])
+def test_scikit_learn_metric_aliases(alias, name, algorithm):
+    from sklearn.neighbors import KNeighborsClassifier as Reference
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(200, 2))
+    y = (X.sum(axis=1) > 0).astype(int)
+    queries = rng.normal(size=(50, 2))
+    ours = KNeighborsClassifier(metric=alias, algorithm=algorithm).fit(X, y)
+    same = KNeighborsClassifier(metric=name, algorithm=algorithm).fit(X, y)
+    np.testing.assert_array_equal(ours.kneighbors(queries)[1], same.kneighbors(queries)[1])
+    theirs = Reference(metric=alias, algorithm="brute").fit(X, y)
+    np.testing.assert_allclose(ours.kneighbors(queries)[0], theirs.kneighbors(queries)[0])
+
+
+def test_leaf_size_reaches_the_tree():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(3000, 2))
+    y = (X[:, 0] > 0).astype(int)
+    small = KNeighborsClassifier(algorithm="bnb", leaf_size=8).fit(X, y)
+    large = KNeighborsClassifier(algorithm="bnb", leaf_size=200).fit(X, y)
+    assert small._index.leaf_size == 8 and large._index.leaf_size == 200
+    assert small._index.n_leaves > 4 * large._index.n_leaves
+    np.testing.assert_array_equal(small.predict(X[:500]), large.predict(X[:500]))
+    with pytest.raises(ValueError, match="leaf_size must be in"):
+        KNeighborsClassifier(leaf_size=0).fit(X, y)
+
+
+def test_verbose_reports_the_tree_and_the_queries(capsys):
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(5000, 2))
+    y = (X[:, 0] > 0).astype(int)
+    clf = KNeighborsClassifier(algorithm="bnb", verbose=1).fit(X, y)
+    err = capsys.readouterr().err
+    assert re.search(r"^\[BranchBoundTree\] built \d+ nodes \(\d+ leaves of at most 64 "
+                     r"samples, depth \d+\) over 5000 samples in [\d.]+ s$", err, re.M), err
+    clf.predict(rng.normal(size=(20000, 2)))
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1
+    match = re.match(r"\[KNeighborsClassifier\] 20000 queries classified by their 5 "
+                     r"nearest of 5000 training samples \(bnb\) in [\d.]+ s; (\d+) "
+                     r"distance evaluations per query", err[0])
+    assert match and 5 <= int(match[1]) < 5000
+    clf.set_params(verbose=2).predict(rng.normal(size=(20000, 2)))
+    err = capsys.readouterr().err
+    assert "queries 1..16384 of 20000 classified" in err
+    assert "queries 16385..20000 of 20000 classified" in err
+    KNeighborsClassifier(algorithm="bnb", verbose=2).fit(X, y)
+    assert "[BranchBoundTree] level 0: 1 nodes split into" in capsys.readouterr().err
+    clf.set_params(verbose=0).predict(X[:10])
+    assert capsys.readouterr().err == ""
+    with pytest.raises(ValueError, match="verbose must be a non-negative"):
+        KNeighborsClassifier(verbose=-1).fit(X, y)

@@ -1,5 +1,11 @@
-# Row kernels shared by the training loops of patrec.linear.
+# The C side of what the training loops of two chapters share (patrec/_training.py is
+# the Python side): row storage, the scoring and update kernels, the correction log.
+# `patrec.linear` (perceptron, linear machine, multiclass SVM) and `patrec.piecewise`
+# (the piecewise-linear machine) cimport them from here, so neither chapter reaches
+# into the other's private modules.
 #
+# Row storage
+# -----------
 # A training set reaches the loops as "row storage": three arrays `values`,
 # `columns`, `row_starts` in CSR layout.  A dense C-contiguous matrix is passed as its
 # flattened values with *empty* `columns` and `row_starts`; then row i is the slice
@@ -11,6 +17,19 @@
 # always float64, so float32 input is never copied and long sums do not lose digits.
 # Each weight vector is augmented: entry n_features holds the bias, whose feature is
 # the constant 1.
+#
+# Sample weights
+# --------------
+# An epoch loop takes `sample_weight`, empty when the caller gave none: then every
+# step is the plain learning rate, computed exactly as without weights.  Otherwise a
+# correction on row i is `sample_weight[i]` times as long (`weighted_step`).
+#
+# The correction log
+# ------------------
+# When the training history is recorded, an epoch loop writes one row of four
+# integers per corrected weight vector into `log` (see `log_correction`); an empty
+# `log` records nothing.  Both checks sit on the correction branch only, so a loop
+# that records nothing and has no weights runs the very instructions it ran before.
 
 from libc.math cimport isfinite
 
@@ -193,3 +212,33 @@ cdef inline bint all_finite(const double* scores, intp_t n) noexcept nogil:
         if not isfinite(scores[r]):
             return False
     return True
+
+
+cdef inline double weighted_step(double rate, const double[::1] sample_weight,
+                                 intp_t i) noexcept nogil:
+    """The step of a correction on row i: ``rate``, times the row's weight if any."""
+    if sample_weight.shape[0] == 0:
+        return rate
+    return rate * sample_weight[i]
+
+
+cdef inline void log_correction(intp_t[:, ::1] log, intp_t[::1] n_logged,
+                                intp_t position, double steps_before, intp_t a,
+                                intp_t b) noexcept nogil:
+    """Append (position in the epoch's order, step number t, a, b) to the log.
+
+    t = steps_before + 1 counts the rows visited so far in the run, this one
+    included; ``a`` and ``b`` say which weight vectors the correction moved (their
+    meaning is the loop's, see each loop's docstring).  Nothing happens when ``log``
+    is empty (the history is not recorded); the caller sizes a non-empty log for the
+    most rows an epoch can write.
+    """
+    cdef intp_t row
+    if log.shape[0] == 0:
+        return
+    row = n_logged[0]
+    log[row, 0] = position
+    log[row, 1] = <intp_t> steps_before + 1
+    log[row, 2] = a
+    log[row, 3] = b
+    n_logged[0] = row + 1

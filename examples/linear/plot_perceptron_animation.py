@@ -1,0 +1,57 @@
+"""
+=====================================================
+Watching the multiclass perceptron correct itself
+=====================================================
+
+The linear machine keeps one augmented weight vector a_r = (w_r, b_r) per class and
+predicts the class with the largest g_r(x) = w_r . x + b_r.  It visits the training
+samples in turn; a sample x of class y is a mistake when some other class scores at
+least as high, and then the weights move:
+
+- ``update="winner"``: a_y += rho (x, 1) and the best-scoring wrong class loses as
+  much, a_winner -= rho (x, 1);
+- ``update="all"``: a_y += rho (x, 1) and each of the |E| classes that outscored y
+  loses rho (x, 1) / |E|.
+
+Fitted with ``record_history=True``, the machine keeps every correction in
+``history_``, and `~patrec.plotting.animate_training` replays them: each frame is the
+machine just after one correction, the corrected sample ringed.  Both rules start
+from all-zero weights (every point goes to the first class) on the same three classes
+and the same visiting order.
+"""
+
+# %%
+import matplotlib.pyplot as plt
+
+from patrec import LinearMachine
+from patrec.datasets import make_gaussian_classes
+from patrec.plotting import animate_training, plot_decision_regions, plot_history
+
+X, y = make_gaussian_classes([[0, 0], [4, 0], [2, 3.5]], 0.8, 20, random_state=1)
+
+winner = LinearMachine(update="winner", record_history=True, random_state=0).fit(X, y)
+every = LinearMachine(update="all", record_history=True, random_state=0).fit(X, y)
+print(f"winner rule: {len(winner.history_.corrections)} corrections in "
+      f"{winner.n_iter_} epochs; all rule: {every.n_iter_} epochs")
+
+# %%
+# The "winner" rule, one frame per correction.  Each title names the corrected
+# sample, its class and the class that outscored it.
+animation_winner = animate_training(winner, X, y, interval=300)
+
+# %%
+# The "all" rule: the step taken from the wrong classes is shared among all of those
+# that outscored the truth, so the first corrections move two boundaries at once.
+animation_all = animate_training(every, X, y, interval=300)
+
+# %%
+# Where both rules ended, and how many corrections each epoch made (bars) with the
+# training error of the weights after each epoch (line).
+fig, axes = plt.subplots(2, 2, figsize=(10, 8.5))
+for column, (clf, rule) in enumerate([(winner, "winner"), (every, "all")]):
+    plot_decision_regions(clf, X, y, ax=axes[0, column], legend=column == 0)
+    axes[0, column].set_title(f'update="{rule}": {clf.n_iter_} epochs')
+    plot_history(clf, X, y, ax=axes[1, column])
+    axes[1, column].set_title(f'update="{rule}": corrections and training error')
+fig.tight_layout()
+plt.show()

@@ -1,0 +1,202 @@
+"""The branch-and-bound search of one query, step by step (`BranchBoundTree.explain`).
+
+This walk reads the same flat arrays as the compiled search (``_bnb_tree.pyx``) and
+repeats its every decision in Python: the same distances (computed by the same
+kernels, through `Metric.reduced`), the same rounding margins, the same order of
+the children, the same window of each leaf, the same bounded list of the k best
+with ties to the lower index.  So it gives the very answer of ``query`` and makes
+the same number of distance evaluations, while writing down what happened.  The
+compiled search is not touched: explaining costs nothing when nobody asks.
+"""
+import math
+
+import numpy as np
+
+from ._distances import KINDS
+
+_SQEUCLIDEAN = KINDS["sqeuclidean"]
+
+ENTERED_DTYPE = np.dtype([("node", np.intp), ("distance", np.float64),
+                          ("bound", np.float64)])
+PRUNED_DTYPE = np.dtype([("node", np.intp), ("distance", np.float64),
+                         ("bound", np.float64), ("radius", np.float64)])
+SKIPPED_DTYPE = np.dtype([("node", np.intp), ("sample", np.intp),
+                          ("to_center", np.float64), ("distance", np.float64),
+                          ("bound", np.float64), ("far", np.bool_)])
+UPDATE_DTYPE = np.dtype([("sample", np.intp), ("distance", np.float64),
+                         ("bound", np.float64)])
+EVALUATION_DTYPE = np.dtype([("node", np.intp), ("sample", np.intp),
+                             ("distance", np.float64)])
+
+
+class SearchExplanation:
+    """What `BranchBoundTree.explain` found: one query's search, step by step.
+
+    Distances are true distances (euclidean for ``"sqeuclidean"``, as the search
+    works); B is the distance to the k-th best sample found so far (infinite until
+    k samples were seen).
+
+    Attributes
+    ----------
+    query : ndarray of shape (n_features,)
+        The query x (mapped by the metric, for ``"mahalanobis"``).
+    k : int
+        Neighbours searched for.
+    indices : ndarray of shape (k,)
+        The answer: training indices of the k nearest samples, nearest first (equal
+        to ``query``'s).
+    distances : ndarray of shape (k,)
+        Their distances (equal to ``query``'s, in the tree's dtype).
+    entered : structured ndarray
+        The nodes in the order the search entered them, the root first: ``node``,
+        ``distance`` D(x, M_p) (0 for an internal root, never measured) and
+        ``bound``, B on entering.
+    pruned : structured ndarray
+        The nodes skipped by rule 1, D(x, M_p) > B + r_p, in order: ``node``,
+        ``distance`` D(x, M_p), ``bound`` B and ``radius`` r_p at that moment.
+    skipped : structured ndarray
+        The samples of entered leaves skipped by rule 2: ``node`` (the leaf),
+        ``sample`` (training index), ``to_center`` D(x_i, M_p), ``distance``
+        D(x, M_p), ``bound`` B, and ``far``: False for the course's rule 2,
+        D(x, M_p) > B + D(x_i, M_p), True for the other side of the triangle
+        inequality, D(x_i, M_p) > B + D(x, M_p).
+    bound_updates : structured ndarray
+        Every sample that entered the k best, in order: ``sample``, its
+        ``distance`` and the ``bound`` B after it (infinite while fewer than k
+        samples were seen).
+    distance_evaluations : structured ndarray
+        Every distance computed, in order: to a node's mean (``node`` >= 0,
+        ``sample`` = -1) or to a sample (``node`` the leaf, ``sample`` its training
+        index), and the ``distance``.  Its length is the count
+        ``query(..., return_counts=True)`` reports.
+
+    Notes
+    -----
+    Each rule prunes only when it holds with a small margin for rounding errors
+    (see `BranchBoundTree`), so every pruned node and skipped sample satisfies the
+    textbook's inequality, with room to spare.
+    """
+
+    def __init__(self, query, k, indices, distances, entered, pruned, skipped,
+                 bound_updates, distance_evaluations):
+        self.query = query
+        self.k = k
+        self.indices = indices
+        self.distances = distances
+        self.entered = entered
+        self.pruned = pruned
+        self.skipped = skipped
+        self.bound_updates = bound_updates
+        self.distance_evaluations = distance_evaluations
+
+    def __repr__(self):
+        return (f"SearchExplanation(k={self.k}, entered={len(self.entered)} nodes, "
+                f"pruned={len(self.pruned)} nodes by rule 1, skipped="
+                f"{len(self.skipped)} samples by rule 2, "
+                f"distance_evaluations={len(self.distance_evaluations)})")
+
+
+def explain_search(tree, x, k):
+    """Walk ``tree`` for the prepared query ``x`` (1-D, the tree's dtype) as
+    ``_bnb_tree.knn_search`` does, recording every step."""
+    return _Walk(tree, x, k).run()
+
+
+class _Walk:
+
+    def __init__(self, tree, x, k):
+        (self.data, self.centers, self.node_start, self.node_end, self.node_child,
+         self.node_nchild, self.radius, self.to_center, self.order, self.grow,
+         self.tiny) = tree._tree_arrays()
+        self.metric = tree._metric
+        self.squared = self.metric.kind == _SQEUCLIDEAN
+        self.x = x
+        self.k = k
+        # the k best (reduced distance, training index), best first; sentinels
+        self.best = [(np.inf, np.iinfo(np.intp).max)] * k
+        self.bound = math.inf
+        self.entered, self.pruned, self.skipped = [], [], []
+        self.updates, self.evaluations = [], []
+
+    def reduced(self, rows):
+        """Reduced distances from x to ``rows``, by the search's own kernel."""
+        return self.metric.reduced(self.x[None, :], rows)[0]
+
+    def true(self, reduced):
+        return math.sqrt(reduced) if self.squared else float(reduced)
+
+    def run(self):
+        d_root = 0.0
+        if self.node_nchild[0] == 0:  # the root's distance matters only at a leaf
+            d_root = self.true(self.reduced(self.centers[:1])[0])
+            self.evaluations.append((0, -1, d_root))
+        self.visit(0, d_root)
+        best = sorted(self.best)
+        reduced = np.array([[d for d, _ in best]], dtype=self.data.dtype)
+        distances = self.metric.finish(reduced)[0]
+        indices = np.array([i for _, i in best], dtype=np.intp)
+        return SearchExplanation(
+            self.x.copy(), self.k, indices, distances,
+            np.array(self.entered, dtype=ENTERED_DTYPE),
+            np.array(self.pruned, dtype=PRUNED_DTYPE),
+            np.array(self.skipped, dtype=SKIPPED_DTYPE),
+            np.array(self.updates, dtype=UPDATE_DTYPE),
+            np.array(self.evaluations, dtype=EVALUATION_DTYPE))
+
+    def visit(self, node, d_node):
+        self.entered.append((node, d_node, self.bound))
+        first, n_children = self.node_child[node], self.node_nchild[node]
+        if n_children == 0:
+            self.scan_leaf(node, d_node)
+            return
+        # Expand: D(x, M_c) of every child (squared for euclidean), nearest first.
+        children = np.arange(first, first + n_children)
+        measured = [float(d) for d in self.reduced(self.centers[children])]
+        for child, d in zip(children, measured):
+            self.evaluations.append((child, -1, self.true(d)))
+        for c in np.argsort(measured, kind="stable"):
+            child, d = int(children[c]), measured[c]
+            # Rule 1: D(x, M_c) > B + r_c, with the search's rounding margin.
+            limit = (self.bound + self.radius[child]) * self.grow + self.tiny
+            if (d > limit * limit) if self.squared else (d > limit):
+                self.pruned.append((child, self.true(d), self.bound,
+                                    self.radius[child]))
+                continue
+            self.visit(child, self.true(d))
+
+    def scan_leaf(self, node, d_node):
+        start, stop = self.node_start[node], self.node_end[node]
+        # Rule 2: D(x_i, M) < (D(x, M) - tiny) / grow - B: the samples before the
+        # window (D(x_i, M) is sorted within the leaf).
+        low = (d_node - self.tiny) / self.grow - self.bound
+        s = start + int(np.searchsorted(self.to_center[start:stop], low, side="left"))
+        for t in range(start, s):
+            self.skip(node, t, d_node, far=False)
+        # ... and the other side: D(x_i, M) > (B + D(x, M)) * grow + tiny ends it.
+        high = (self.bound + d_node) * self.grow + self.tiny
+        while s < stop and self.to_center[s] <= high:
+            reduced = self.reduced(self.data[s:s + 1])[0]
+            sample = int(self.order[s])
+            self.evaluations.append((node, sample, self.true(reduced)))
+            if self.push(reduced, sample):
+                self.updates.append((sample, self.true(reduced), self.bound))
+                high = (self.bound + d_node) * self.grow + self.tiny
+            s += 1
+        for t in range(s, stop):
+            self.skip(node, t, d_node, far=True)
+
+    def skip(self, node, position, d_node, far):
+        self.skipped.append((node, int(self.order[position]), self.to_center[position],
+                             d_node, self.bound, far))
+
+    def push(self, reduced, sample):
+        """Offer (reduced, sample) to the k best; True when it entered (then B is
+        the new k-th best distance)."""
+        worst = self.best[-1]
+        if not (reduced < worst[0] or (reduced == worst[0] and sample < worst[1])):
+            return False
+        self.best[-1] = (reduced, sample)
+        self.best.sort()
+        worst = self.best[-1][0]
+        self.bound = math.inf if worst == np.inf else self.true(worst)
+        return True

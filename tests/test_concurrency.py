@@ -12,6 +12,9 @@ import pytest
 
 from patrec.registry import classifier_names, get_classifier
 
+# the learners' own convergence notes are not what these tests look at
+pytestmark = pytest.mark.filterwarnings("ignore::patrec.exceptions.ConvergenceWarning")
+
 METHODS = ("predict", "predict_proba", "decision_function")
 
 

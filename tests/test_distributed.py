@@ -12,6 +12,9 @@ from patrec import KNeighborsClassifier  # noqa: E402
 from patrec.distributed import ShardedKNeighborsClassifier  # noqa: E402
 from patrec.registry import classifier_names, get_classifier  # noqa: E402
 
+# the learners' own convergence notes are not what these tests look at
+pytestmark = pytest.mark.filterwarnings("ignore::patrec.exceptions.ConvergenceWarning")
+
 
 @pytest.fixture(scope="module")
 def client():

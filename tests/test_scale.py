@@ -12,6 +12,9 @@ import pytest
 from patrec.exceptions import ConvergenceWarning
 from patrec.registry import classifier_names, get_classifier
 
+# the learners' own convergence notes are not what these tests look at
+pytestmark = pytest.mark.filterwarnings("ignore::patrec.exceptions.ConvergenceWarning")
+
 # Methods whose decision does not change when every feature is multiplied by the same
 # positive number.  The linear learners are not: their bias moves in steps of 1
 # (perceptron rules) or is weighed against a penalty (SVM, softmax) whatever the scale

@@ -28,7 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._progress import Reporter
-from ._validation import check_flag, check_random_state, check_scalar
+from ._validation import check_flag, check_random_state, check_scalar, check_X
 from .exceptions import ConvergenceWarning
 
 __all__ = ["EpochLearner", "MulticlassEpochs", "TrainingHistory", "check_epoch",
@@ -107,13 +107,14 @@ def check_epochs(max_epochs):
 
 def check_record_history(record_history):
     """Validate ``record_history``: False, True or ``"weights"``; return it."""
+    allowed = f"record_history must be True, False or 'weights', got {record_history!r}."
     if isinstance(record_history, str):
         if record_history == "weights":
             return record_history
-        raise ValueError(
-            f"record_history must be True, False or 'weights', got {record_history!r}."
-        )
-    return check_flag(record_history, "record_history")
+        raise ValueError(allowed)
+    if not isinstance(record_history, (bool, np.bool_)):
+        raise TypeError(allowed)
+    return bool(record_history)
 
 
 def linear_scores(X, coef, intercept):
@@ -165,7 +166,7 @@ class TrainingHistory:
         - ``raised``, ``lowered``: the rows of W that gained ``step`` (x, 1) and
           lost ``share`` (x, 1) (-1: none);
         - ``share``: what row ``lowered`` lost: ``step``, or ``step / |E|`` for each
-          of the |E| rows of an ``update="all"`` correction, which share ``t``
+          of the ``|E|`` rows of an ``update="all"`` correction, which share ``t``
           (only the first of them has ``raised`` set).
 
         Empty when only the weights were recorded (``record_history="weights"``).
@@ -192,6 +193,27 @@ class TrainingHistory:
     n_samples`` rows (times n_classes - 1 for ``update="all"``, times n_classes for a
     multiclass `Perceptron`); ``weights`` takes 8 (n_epochs + 1) n_rows
     (n_features + 1) bytes.  ``record_history="weights"`` keeps only the latter.
+
+    Examples
+    --------
+    Replay a linear machine's corrections by hand with the course's rule, a_y += rho
+    (x, 1) and a_r -= rho (x, 1), from the initial (zero) weights:
+
+    >>> import numpy as np
+    >>> from patrec import LinearMachine
+    >>> X = np.array([[0, 0], [1, 0], [5, 0], [6, 0], [0, 5], [0, 6]], dtype=float)
+    >>> clf = LinearMachine(record_history=True, random_state=0).fit(
+    ...     X, [0, 0, 1, 1, 2, 2])
+    >>> history = clf.history_
+    >>> W = history.weights[0].copy()
+    >>> for row in history.corrections:
+    ...     z = np.append(X[row["sample"]], 1.0)
+    ...     W[row["raised"]] += row["step"] * z
+    ...     W[row["lowered"]] -= row["share"] * z
+    >>> bool(np.array_equal(W, history.weights[-1]))
+    True
+    >>> bool(np.array_equal(W[:, :2], clf.coef_) and np.array_equal(W[:, 2], clf.intercept_))
+    True
     """
 
     def __init__(self, corrections, weights, corrections_per_epoch, visits_per_epoch,
@@ -216,9 +238,8 @@ class TrainingHistory:
 class EpochLearner:
     """What a learner hands to `run_epochs`: its epoch loop and its weights.
 
-    A subclass sets ``name`` (shown in messages), ``n_rows`` (rows of W) and
-    implements `epoch` and `weights`; `describe` fills the learner's fields of the
-    recorded corrections.
+    A subclass sets ``name`` (shown in messages) and implements `epoch`, `weights`,
+    `finish` and `describe` (the learner's fields of the recorded corrections).
     """
 
     name = "learner"
@@ -244,6 +265,10 @@ class EpochLearner:
 
     def weights(self):
         """A copy of the current W, shape (n_rows, n_features + 1), float64."""
+        raise NotImplementedError
+
+    def finish(self):
+        """The weights training returns (the last ones, or their average)."""
         raise NotImplementedError
 
     def describe(self, rows, log):
@@ -307,7 +332,6 @@ class MulticlassEpochs(EpochLearner):
         if self.averaged:
             self.Wt -= self.Ut / self.counter[0]
         return self.Wt
-
 
 
 def run_epochs(learner, codes, *, max_epochs, shuffle, random_state,
@@ -423,8 +447,8 @@ def replay(history, X, *, start=0, stop=None):
     ----------
     history : TrainingHistory
         With its corrections recorded (``record_history=True``).
-    X : ndarray of shape (n_samples, n_features)
-        The training data (dense).
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The training data the history was recorded on.
     start, stop : int
         Yield only for the correction rows ``start <= index < stop`` (all are
         applied up to ``stop``).
@@ -435,12 +459,27 @@ def replay(history, X, *, start=0, stop=None):
         The row of ``history.corrections`` just applied.
     W : ndarray of shape (n_rows, n_features + 1)
         The weights after it (the same array, updated in place: copy to keep).
+
+    Raises
+    ------
+    ValueError
+        When ``X`` cannot be the training data: too few rows or a different number
+        of features, or the corrections replayed on it do not give the weights
+        recorded after an epoch.
     """
     corrections = history.corrections
     if len(corrections) == 0 and history.n_epochs and \
             history.corrections_per_epoch.sum() > 0:
         raise ValueError("The history holds no corrections (record_history='weights'); "
                          "fit with record_history=True to replay them.")
+    X = check_X(X, accept_sparse=True)
+    n_features = history.weights.shape[2] - 1
+    n_rows = int(corrections["sample"].max()) + 1 if len(corrections) else 1
+    if X.shape[1] != n_features or X.shape[0] < n_rows:
+        raise ValueError(
+            f"X must be the training data the history was recorded on ({n_features} "
+            f"features, at least {n_rows} rows); got shape {X.shape}."
+        )
     stop = len(corrections) if stop is None else stop
     W = history.weights[0].copy()
     done = 0  # steps of the shrinking learner already applied to W
@@ -451,15 +490,37 @@ def replay(history, X, *, start=0, stop=None):
             if t != done:  # steps done + 1 .. t multiply W by done / t
                 W *= done / t if done else 0.0
                 done = t
-        z = np.append(np.asarray(X[row["sample"]], dtype=np.float64), 1.0)
+        x = X[row["sample"]]
+        x = x.toarray().ravel() if sp.issparse(x) else x
+        z = np.append(np.asarray(x, dtype=np.float64), 1.0)
         if row["raised"] >= 0:
             W[row["raised"]] += row["step"] * z
         if row["lowered"] >= 0:
             W[row["lowered"]] -= row["share"] * z
+        if index + 1 == len(corrections) or corrections[index + 1]["epoch"] != row["epoch"]:
+            _check_epoch_reached(history, W, int(row["epoch"]), done)
         last_of_its_correction = (index + 1 == len(corrections)
                                   or not continues(corrections, index + 1))
         if index >= start and last_of_its_correction:
             yield index, W
+
+
+def _check_epoch_reached(history, W, epoch, done):
+    """Raise a ValueError unless the replayed W (its last correction in ``epoch``
+    applied; ``done`` steps shrunk, for a shrinking learner) is the recorded W after
+    that epoch: a replay on other data than the training data drifts away."""
+    if history.shrinks:  # the steps after the last correction of the epoch shrink W
+        W = W * (done / (epoch * history.visits_per_epoch))
+    recorded = history.weights[epoch]
+    # loose enough for the same data in another precision, far below what other
+    # data give
+    scale = float(np.abs(recorded).max())
+    if not np.allclose(W, recorded, rtol=1e-6, atol=1e-6 * scale):
+        raise ValueError(
+            f"Replaying the corrections on this X does not give the weights recorded "
+            f"after epoch {epoch}: X must be the training data the history was "
+            "recorded on, in the same row order."
+        )
 
 
 def continues(corrections, index):

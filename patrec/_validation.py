@@ -350,13 +350,20 @@ def check_sample_weight(sample_weight, n_samples):
     """
     if sample_weight is None:
         return np.ones(n_samples, dtype=np.float64)
+    complex_values = TypeError("sample_weight must hold real numbers, got complex values.")
     if isinstance(sample_weight, numbers.Number) and not isinstance(sample_weight, bool):
+        if not isinstance(sample_weight, numbers.Real):
+            raise complex_values
         weights = np.full(n_samples, sample_weight, dtype=np.float64)
     else:
         try:
-            weights = np.array(sample_weight, dtype=np.float64)
+            values = np.asarray(sample_weight)
+            if values.dtype.kind != "c":  # numpy would drop the imaginary parts
+                weights = np.array(values, dtype=np.float64)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"sample_weight must hold numbers: {exc}") from exc
+        if values.dtype.kind == "c":
+            raise complex_values
     if weights.ndim != 1 or weights.shape[0] != n_samples:
         raise ValueError(
             f"sample_weight must have shape ({n_samples},), one weight per sample; "

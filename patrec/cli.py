@@ -25,6 +25,7 @@ import argparse
 import csv
 import difflib
 import os
+import re
 import sys
 import textwrap
 import time
@@ -45,6 +46,9 @@ BUNDLED = ("iris", "wine", "breast_cancer")
 # each value as a class.  Columns of text or of at most this many distinct integers
 # are suggested as the class column.
 _FEW_CLASSES = 20
+
+# Spellings of a missing value, upper-cased.
+_MISSING = ("NA", "N/A", "NAN", "NULL", "NONE", "?", "-")
 
 Dataset = namedtuple("Dataset", "X y name feature_names target")
 
@@ -146,15 +150,11 @@ def read_csv(path, target=None, header=None, note=None):
     ``header`` is True (the first row names the columns), False (it is data) or None
     (guess, and tell ``note`` when the guess is "no header").
     """
-    rows = _read_rows(path)
+    rows = _without_empty_last_column(_read_rows(path))
     if len(rows[0]) < 2:
         raise UsageError(f"{path} has a single column: no features besides the target")
     if header is None:
-        header = not _looks_like_data(rows[0], rows[1:])
-        if not header and note is not None:
-            note(f"{path} has no header row (its first row looks like data): reading "
-                 f"all {len(rows)} rows, columns named x1 .. x{len(rows[0])}; pass "
-                 "--header if the first row does name the columns")
+        header = _guess_header(rows, target, path, note)
     if header:
         if len(rows) < 2:
             raise UsageError(f"{path} needs a header row and at least one data row")
@@ -169,6 +169,11 @@ def read_csv(path, target=None, header=None, note=None):
                              f"{len(names)}")
     columns = [[row[i].strip() for row in body] for i in range(len(names))]
     column = _target_column(names, target, path)
+    for row, text in enumerate(columns[column]):
+        if not text or (_is_number(text) and np.isnan(float(text))):
+            raise UsageError(f"the target column {names[column]!r} of {path} has no class "
+                             f"at line {row + first_line}: every sample needs one; fill "
+                             "it in or remove the row")
     y = _labels(columns[column], names, columns, column, path)
     features = [i for i in range(len(names)) if i != column]
     X = np.empty((len(body), len(features)))
@@ -178,13 +183,24 @@ def read_csv(path, target=None, header=None, note=None):
                 X[row, j] = float(text)
             except ValueError:
                 what = "an empty field" if not text else repr(text)
-                hint = ("; only the target column may hold text" if
-                        _looks_like_classes(columns[i]) is None else
-                        f"; if it holds the classes, pass --target {names[i]!r}")
+                if not text or text.upper() in _MISSING:
+                    hint = ("; missing values are not supported: fill them in or remove "
+                            "their rows")
+                elif _is_number(text.replace(",", ".", 1)):
+                    hint = ("; it looks like a number with a decimal comma: write the "
+                            "numbers with decimal points")
+                elif _looks_like_classes(columns[i]) is None:
+                    hint = "; only the target column may hold text"
+                else:
+                    hint = f"; if it holds the classes, pass --target {names[i]!r}"
                 raise UsageError(f"column {names[i]!r} of {path} is not numeric: "
                                  f"{what} at line {row + first_line}{hint}") from None
     if not np.isfinite(X).all():
-        raise UsageError(f"{path} has missing or infinite feature values")
+        row, j = np.argwhere(~np.isfinite(X))[0]
+        what = "a missing value" if np.isnan(X[row, j]) else "an infinite value"
+        raise UsageError(f"column {names[features[j]]!r} of {path} holds {what} "
+                         f"({columns[features[j]][row]!r}) at line {row + first_line}: "
+                         "features must be finite numbers")
     return Dataset(X, y, path, [names[i] for i in features], names[column])
 
 
@@ -198,14 +214,59 @@ def _read_rows(path):
             dialect = csv.excel
         rows = [row for row in csv.reader(text.splitlines(), dialect) if row]
     except FileNotFoundError:
-        raise UsageError(f"no such file: {path}") from None
+        close = difflib.get_close_matches(path, BUNDLED, n=1)
+        hint = f" (did you mean the bundled data set {close[0]!r}?)" if close else ""
+        raise UsageError(f"no such file: {path}{hint}") from None
     except IsADirectoryError:
         raise UsageError(f"{path} is a directory, not a CSV file") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"cannot read {path}: it is not UTF-8 text (byte "
+                         f"{exc.object[exc.start]:#x} at position {exc.start}); save it "
+                         "as UTF-8") from None
+    except (OSError, csv.Error) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
     if not rows:
         raise UsageError(f"{path} is empty")
     return rows
+
+
+def _without_empty_last_column(rows):
+    """The rows without a last column that is empty on every line (a delimiter at the
+    end of each line, as some spreadsheets write)."""
+    while len(rows[0]) > 1 and all(len(row) == len(rows[0]) and not row[-1].strip()
+                                   for row in rows):
+        rows = [row[:-1] for row in rows]
+    return rows
+
+
+def _guess_header(rows, target, path, note):
+    """Whether the first row names the columns (see the module docstring).
+
+    It does when ``--target`` gives a name found in it, or when it does not look like
+    data.  A first row that looks like data is still a header when the target column
+    holds classes and the first row's value there appears in no other row: as data,
+    that sample would be a class of one, which no fold split can use.
+    """
+    first = [field.strip() for field in rows[0]]
+    by_number = target is not None and target.isdigit() and 1 <= int(target) <= len(first)
+    if target is not None and not by_number and target in first:
+        return True
+    if not _looks_like_data(rows[0], rows[1:]):
+        return True
+    column = int(target) - 1 if by_number else len(first) - 1
+    others = [row[column].strip() for row in rows[1:]]
+    if (target is None or by_number) and first[column] not in others \
+            and _looks_like_classes(others):
+        if note is not None:
+            note(f"{path}: reading its first row as the header, although it looks like "
+                 f"data: its {first[column]!r} in the target column appears in no other "
+                 "row; pass --no-header if it is data")
+        return True
+    if note is not None:
+        note(f"{path} has no header row (its first row looks like data): reading "
+             f"all {len(rows)} rows, columns named x1 .. x{len(rows[0])}; pass "
+             "--header if the first row does name the columns")
+    return False
 
 
 def _is_number(text):
@@ -379,8 +440,8 @@ def compare(args, out=None, err=None):
     _check_names(names)
     if args.cv < 2:
         raise UsageError(f"--cv must be at least 2, got {args.cv}")
-    if args.plot and not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
-        raise UsageError(f"cannot save the figure to {args.plot}: no such directory")
+    if args.plot:
+        args.plot = _figure_path(args.plot)
 
     def note(message):
         if not args.quiet:
@@ -389,8 +450,8 @@ def compare(args, out=None, err=None):
     data = load_data(args.data, args.target, getattr(args, "header", None), note)
     classes = _check_classes(data, args.cv)
     X, y = data.X, data.y
-    print(f"{data.name}: {X.shape[0]} samples, {X.shape[1]} features, {len(classes)} "
-          f"classes; {args.cv}-fold stratified cross-validation", file=out)
+    print(f"{data.name}: {_count(X.shape[0], 'sample')}, {_count(X.shape[1], 'feature')}, "
+          f"{len(classes)} classes; {args.cv}-fold stratified cross-validation", file=out)
     progress = _Progress(err, not args.quiet)
     rows = []
     for number, name in enumerate(names, start=1):
@@ -414,13 +475,56 @@ def compare(args, out=None, err=None):
     return 0
 
 
+def _count(number, noun):
+    """``"1 feature"``, ``"4 features"``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _figure_path(path):
+    """The file ``--plot`` writes, checked before any work is done: its folder exists
+    and matplotlib knows its format (a name without one gets ".png", as matplotlib
+    adds it)."""
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise UsageError(f"cannot save the figure to {path}: no such directory")
+    extension = os.path.splitext(path)[1][1:].lower()
+    if not extension:
+        return path + ".png"
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if extension not in formats:
+        raise UsageError(f"cannot save the figure to {path}: .{extension} is no image "
+                         f"format matplotlib writes ({', '.join(sorted(formats))})")
+    return path
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
 def _summarise(caught):
-    """Distinct warning messages, each with the number of times it was raised."""
-    counts = {}
+    """The warnings, each kind once with the number of times it was raised.
+
+    Messages that differ only in their numbers (one per fold: "still making 97
+    mistakes", "... 120 mistakes") are one kind; a number that varies is shown as
+    its range, "97..120".
+    """
+    kinds = {}
     for warning in caught:
         text = f"{warning.category.__name__}: {_first_line(warning.message)}"
-        counts[text] = counts.get(text, 0) + 1
-    return counts
+        words = tuple(_NUMBER.split(text))
+        kinds.setdefault(words, []).append(_NUMBER.findall(text))
+    summary = {}
+    for words, numbers in kinds.items():
+        shown = [_number_range(column) for column in zip(*numbers)]
+        text = "".join(word + number for word, number in zip(words, shown + [""]))
+        summary[text] = len(numbers)
+    return summary
+
+
+def _number_range(texts):
+    """One number as written when it never changes, else ``"low..high"``."""
+    low, high = min(texts, key=float), max(texts, key=float)
+    return texts[0] if float(low) == float(high) else f"{low}..{high}"
 
 
 def print_table(rows, out):
@@ -457,18 +561,23 @@ def print_table(rows, out):
 class _Standardised:
     """A classifier fitted on standardised features, answering in the original units.
 
-    The decision regions of 2-feature data are drawn on the features as measured; the
-    classifier itself saw ``(x - mean) / scale``, as in the cross-validation.
+    The decision regions of 1- and 2-feature data are drawn on the features as
+    measured (a single feature along the horizontal axis, the vertical one unused);
+    the classifier itself saw ``(x - mean) / scale`` of the data's own features, as in
+    the cross-validation.
     """
 
     def __init__(self, classifier, mean, scale):
         self.classifier, self.mean, self.scale = classifier, mean, scale
         self.classes_ = classifier.classes_
         if hasattr(classifier, "prototypes_"):
-            self.prototypes_ = mean + scale * classifier.prototypes_
+            prototypes = mean + scale * classifier.prototypes_
+            self.prototypes_ = np.column_stack(
+                [prototypes, np.zeros((len(prototypes), 2 - len(mean)))])
             self.prototype_labels_ = classifier.prototype_labels_
 
     def predict(self, X):
+        X = np.asarray(X)[:, :len(self.mean)]
         return self.classifier.predict((X - self.mean) / self.scale)
 
 
@@ -486,16 +595,19 @@ def plot_regions(rows, data, args, progress):
     if X.shape[1] == 2:
         plane, axis_names = X, data.feature_names
         about = "on its two features"
+    elif X.shape[1] == 1:
+        plane = np.column_stack([X, np.zeros(len(X))])
+        axis_names = [data.feature_names[0], ""]
+        about = "on its single feature"
     else:
         centred = scaled - scaled.mean(axis=0)
         _, _, components = np.linalg.svd(centred, full_matrices=False)
         plane = centred @ components[:2].T
-        if plane.shape[1] < 2:
-            plane = np.column_stack([plane, np.zeros(len(plane))])
         axis_names = ["principal component 1", "principal component 2"]
         about = (f"refitted on the first two principal components of its "
                  f"{X.shape[1]}{' standardised' if not args.no_scale else ''} features; "
                  "errors are those of the table")
+    what = "this feature" if X.shape[1] == 1 else "these 2 features"
     columns = min(3, len(rows))
     grid_rows = -(-len(rows) // columns)
     figure, axes = plt.subplots(grid_rows, columns, squeeze=False, layout="constrained",
@@ -513,10 +625,10 @@ def plot_regions(rows, data, args, progress):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # already reported in the table
-                classifier = _fit_for_plot(name, args, plane, y, X.shape[1] == 2)
+                classifier = _fit_for_plot(name, args, plane, y, X.shape[1])
         except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
             reason = _first_line(exc).split(". ")[0]
-            ax.text(0.5, 0.5, "cannot fit on these 2 features:\n"
+            ax.text(0.5, 0.5, f"cannot fit on {what}:\n"
                     + textwrap.fill(reason, 40, break_on_hyphens=False),
                     ha="center", va="center", fontsize="small", transform=ax.transAxes)
             ax.set_axis_off()
@@ -524,6 +636,8 @@ def plot_regions(rows, data, args, progress):
         plot_decision_regions(classifier, plane, y, ax=ax, resolution=150,
                               prototypes=True if hasattr(classifier, "prototypes_") else None,
                               legend=legend, feature_names=axis_names)
+        if X.shape[1] == 1:
+            ax.set_yticks([])
         legend = False
     for ax in list(axes.flat)[len(rows):]:
         ax.set_visible(False)
@@ -535,14 +649,20 @@ def plot_regions(rows, data, args, progress):
         plt.close(figure)
 
 
-def _fit_for_plot(name, args, plane, y, original_units):
+def _fit_for_plot(name, args, plane, y, n_features):
+    """The classifier fitted for its panel: on the principal-component plane of data
+    with more than two features, else on the data's own features (standardised
+    unless --no-scale) and answering on the plane."""
     classifier = make_classifier(name, args.seed)
-    if not original_units or args.no_scale:
+    if n_features > 2:
         return classifier.fit(plane, y)
-    mean = plane.mean(axis=0)
-    scale = plane.std(axis=0)
-    scale[scale == 0] = 1.0
-    return _Standardised(classifier.fit((plane - mean) / scale, y), mean, scale)
+    features = plane[:, :n_features]
+    mean, scale = np.zeros(n_features), np.ones(n_features)
+    if not args.no_scale:
+        mean = features.mean(axis=0)
+        scale = features.std(axis=0)
+        scale[scale == 0] = 1.0
+    return _Standardised(classifier.fit((features - mean) / scale, y), mean, scale)
 
 
 def _first_line(exc):

@@ -103,17 +103,15 @@ def plot_decision_regions(clf, X, y=None, ax=None, *, resolution=200, prototypes
             "Project the data to two features first (for example with FisherLDA)."
         )
     check_scalar(resolution, "resolution", numbers.Integral, low=2)
+    if claims:
+        _check_one_vs_all(clf)
     if y is not None:
         y = check_labels(y, X.shape[0])
     if ax is None:
         ax = plt.gca()
 
-    low, high = X.min(axis=0), X.max(axis=0)
-    pad = margin * np.where(high > low, high - low, 1.0)
-    xs = np.linspace(low[0] - pad[0], high[0] + pad[0], resolution)
-    ys = np.linspace(low[1] - pad[1], high[1] + pad[1], resolution)
-    grid_x, grid_y = np.meshgrid(xs, ys)
-    grid = _as_fitted_input(clf, np.column_stack([grid_x.ravel(), grid_y.ravel()]))
+    grid_x, grid_y, grid = _grid(X, resolution, margin)
+    grid = _as_fitted_input(clf, grid)
     predicted = _predict(clf, grid)
     classes = _classes(clf, y, predicted)
     labels = _label_names(classes, class_names)
@@ -145,13 +143,23 @@ def plot_decision_regions(clf, X, y=None, ax=None, *, resolution=200, prototypes
     marked = _draw_prototypes(ax, clf, classes, colours, prototypes)
     if marked is not None:
         handles.append(marked)
-    ax.set_xlim(xs[0], xs[-1])
-    ax.set_ylim(ys[0], ys[-1])
+    ax.set_xlim(grid_x[0, 0], grid_x[0, -1])
+    ax.set_ylim(grid_y[0, 0], grid_y[-1, 0])
     ax.set_xlabel(names[0])
     ax.set_ylabel(names[1])
     if legend:
         ax.legend(handles=handles, loc="best", fontsize="small", framealpha=0.8)
     return ax
+
+
+def _grid(X, resolution, margin):
+    """A ``resolution`` x ``resolution`` grid over the data, padded by ``margin``."""
+    low, high = X.min(axis=0), X.max(axis=0)
+    pad = margin * np.where(high > low, high - low, 1.0)
+    xs = np.linspace(low[0] - pad[0], high[0] + pad[0], resolution)
+    ys = np.linspace(low[1] - pad[1], high[1] + pad[1], resolution)
+    grid_x, grid_y = np.meshgrid(xs, ys)
+    return grid_x, grid_y, np.column_stack([grid_x.ravel(), grid_y.ravel()])
 
 
 def _axis_names(clf, X, feature_names):
@@ -246,11 +254,7 @@ def _key(label):
     return (isinstance(label, str), label)
 
 
-def _draw_claims(ax, clf, grid, grid_x, grid_y):
-    """Hatch where no binary model of a one-vs-all classifier claims the point, or
-    several do; return the legend handles."""
-    from matplotlib.patches import Patch
-
+def _check_one_vs_all(clf):
     from .linear import OneVsAll
 
     if not isinstance(clf, OneVsAll):
@@ -258,6 +262,13 @@ def _draw_claims(ax, clf, grid, grid_x, grid_y):
             f"claims=True shows the binary models of a OneVsAll classifier; "
             f"{type(clf).__name__} is not one."
         )
+
+
+def _draw_claims(ax, clf, grid, grid_x, grid_y):
+    """Hatch where no binary model of a one-vs-all classifier claims the point, or
+    several do; return the legend handles."""
+    from matplotlib.patches import Patch
+
     from .linear._reduction import binary_scores
 
     claimed = (binary_scores(clf.estimators_, np.asarray(grid, dtype=float)) > 0).sum(axis=1)
@@ -365,6 +376,11 @@ def plot_history(clf, X=None, y=None, ax=None):
             raise ValueError("The training error per epoch needs the weights of every "
                              "epoch: fit with record_history=True or 'weights'.")
         X = check_X(X)
+        if X.shape[1] != history.weights.shape[2] - 1:
+            raise ValueError(
+                f"X has {X.shape[1]} features; {type(clf).__name__} was trained on "
+                f"{history.weights.shape[2] - 1}."
+            )
         codes = _class_codes(clf.classes_, check_labels(y, X.shape[0]))
         decide = _weights_decider(clf)
         Z = np.hstack([X.astype(np.float64), np.ones((X.shape[0], 1))])
@@ -556,7 +572,8 @@ def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
     ax : matplotlib Axes, default=None
         Where to draw; the current axes when None.
     explanation : SearchExplanation, default=None
-        ``tree.explain(x, k)``, computed when None.
+        ``tree.explain(x, k)``, computed when None; one given must be for this
+        ``x`` and ``k``.
     samples : bool, default=True
         Draw the training samples the search never reached, in light grey.
     node_labels : bool, default=True
@@ -595,6 +612,13 @@ def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
                          "lives in a mapped space.")
     if explanation is None:
         explanation = tree.explain(x, k)
+    elif explanation.k != k or not np.array_equal(
+            np.asarray(x, dtype=explanation.query.dtype).ravel(), explanation.query):
+        raise ValueError(
+            "explanation must be tree.explain(x, k) for the x and k given here "
+            f"(it searched for the {explanation.k} nearest of "
+            f"{explanation.query.tolist()})."
+        )
     if ax is None:
         ax = plt.gca()
     ball = _ball_outline(metric.name, metric.p)
@@ -650,8 +674,9 @@ def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
                label="query x, and B around it"),
     ]
     ax.legend(handles=legend, loc="upper right", fontsize="small", framealpha=0.9)
-    ax.set_title(f"Branch and bound: {len(explanation.distance_evaluations)} distances "
-                 f"for {tree.n_samples} samples")
+    n_total = len(explanation.distance_evaluations)
+    ax.set_title(f"Branch and bound: {n_total} distances for {tree.n_samples} samples\n"
+                 f"({len(seen)} to samples, {n_total - len(seen)} to node means)")
     ax.explanation = explanation
     return ax
 
@@ -666,16 +691,6 @@ def _weights_decider(clf):
     if n_classes == 2 and clf.coef_.shape[0] == 1:  # one vector: its sign
         return lambda W, Z: (Z @ W[0] > 0).astype(np.intp)
     return lambda W, Z: np.argmax(Z @ W.T, axis=1)
-
-
-def _grid(X, resolution, margin):
-    """A ``resolution`` x ``resolution`` grid over the data, padded by ``margin``."""
-    low, high = X.min(axis=0), X.max(axis=0)
-    pad = margin * np.where(high > low, high - low, 1.0)
-    xs = np.linspace(low[0] - pad[0], high[0] + pad[0], resolution)
-    ys = np.linspace(low[1] - pad[1], high[1] + pad[1], resolution)
-    grid_x, grid_y = np.meshgrid(xs, ys)
-    return grid_x, grid_y, np.column_stack([grid_x.ravel(), grid_y.ravel()])
 
 
 def _ball_outline(metric, p):

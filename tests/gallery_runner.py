@@ -124,6 +124,8 @@ def main(argv=None):
     parser.add_argument("script")
     parser.add_argument("--save", metavar="DIR", default=None)
     args = parser.parse_args(argv)
+    if args.save is not None:
+        pathlib.Path(args.save).mkdir(parents=True, exist_ok=True)
     problems = run(args.script, args.save)
     for problem in problems:
         print(problem, file=sys.stderr)

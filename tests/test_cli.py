@@ -164,14 +164,22 @@ def test_headerless_csv_keeps_every_row_and_says_so(tmp_path, text_labels):
     assert "149 samples" in result.stdout and result.stderr == ""
 
 
-def test_a_header_of_numbers_above_text_labels_is_still_a_header(tmp_path):
-    X, _, labels = _iris_rows()
+@pytest.mark.parametrize("text_labels, last_name, note", [
+    (True, "species", ""),
+    # integer classes: a first row of numbers is a header when its value in the target
+    # column appears in no other row (as data it would be a class of one sample)
+    (False, "5", "reading its first row as the header, although it looks like data: "
+                 "its '5' in the target column appears in no other row"),
+])
+def test_a_header_of_numbers_is_still_a_header(tmp_path, text_labels, last_name, note):
+    X, y, names = _iris_rows()
+    labels = names if text_labels else y
     write_csv(tmp_path / "spectra.csv", [[*row, label] for row, label in zip(X, labels)],
-              header=["400", "500", "600", "700", "species"])
+              header=["400", "500", "600", "700", last_name])
     result = run("compare", "--data", "spectra.csv", "--classifiers", "knn", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "150 samples, 4 features, 3 classes" in result.stdout
-    assert result.stderr == ""
+    assert note in result.stderr and (note or result.stderr == "")
 
 
 def test_continuous_target_names_the_column_that_holds_the_classes(tmp_path):
@@ -355,3 +363,144 @@ def test_error_messages_show_plain_numbers(tmp_path):
     result = run("compare", "--data", "few.csv", cwd=tmp_path)
     assert result.returncode == 2
     assert "class 0 has 2 samples" in result.stderr and "np." not in result.stderr
+
+
+# -- review of issue 11: more awkward files ----------------------------------------------
+
+@pytest.mark.parametrize("content, message", [
+    ("a,b,label\n1,2,x\n3,4,\n5,6,y\n", "the target column 'label' of data.csv has no "
+     "class at line 3: every sample needs one"),
+    ("a,b,label\n1,2,0\n3,4,nan\n5,6,1\n", "has no class at line 3"),
+    ("a,b,label\n1,NA,x\n3,4,y\n", "'NA' at line 2; missing values are not supported"),
+    ("a,b,label\n1,,x\n3,4,y\n", "an empty field at line 2; missing values are not"),
+    ("a;b;label\n1,5;2;x\n3;4;y\n", "'1,5' at line 2; it looks like a number with a "
+     "decimal comma"),
+    ("a,b,label\n1,2,x\n3,inf,y\n", r"column 'b' of data.csv holds an infinite value "
+     r"\('inf'\) at line 3"),
+    ("a,b,label\n1,2,x\nnan,4,y\n", r"column 'a' of data.csv holds a missing value "
+     r"\('nan'\) at line 3"),
+])
+def test_missing_values_and_decimal_commas_are_named(tmp_path, content, message):
+    (tmp_path / "data.csv").write_text(content)
+    result = run("compare", "--data", "data.csv", "--cv", "2", cwd=tmp_path)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and re.search(message, lines[0]), result.stderr
+    assert "only the target column may hold text" not in result.stderr
+    assert "pass --target" not in result.stderr
+
+
+def test_a_delimiter_at_the_end_of_every_line_adds_no_column(tmp_path):
+    X, _, labels = _iris_rows()
+    write_csv(tmp_path / "excel.csv", [[*r, label, ""] for r, label in zip(X, labels)],
+              header=["a", "b", "c", "d", "species", ""])
+    result = run("compare", "--data", "excel.csv", "--classifiers", "knn", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "150 samples, 4 features, 3 classes" in result.stdout
+
+
+def test_a_header_of_numbers_by_target_number_or_name(tmp_path):
+    X, y, _ = _iris_rows()
+    write_csv(tmp_path / "numbers.csv", [[*r, t] for r, t in zip(X, y)],
+              header=["1", "2", "3", "4", "5"])
+    # the target by its column number, and by a name found in the first row
+    for target in ("5", "4"):
+        result = run("compare", "--data", "numbers.csv", "--target", target,
+                     "--classifiers", "knn", cwd=tmp_path)
+        if target == "5":
+            assert "150 samples, 4 features, 3 classes" in result.stdout, result.stderr
+        else:  # column 4 holds measurements: refused as a target, header or not
+            assert result.returncode == 2 and "measurements" in result.stderr
+    write_csv(tmp_path / "named.csv", [[*r, t] for r, t in zip(X, y)],
+              header=["1", "2", "3", "4", "label"])
+    result = run("compare", "--data", "named.csv", "--target", "label", "--classifiers",
+                 "knn", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "150 samples" in result.stdout and result.stderr == ""
+    # header-less files whose first label repeats keep every row, as before
+    write_csv(tmp_path / "plain.csv", [[*r, t] for r, t in zip(X, y)])
+    result = run("compare", "--data", "plain.csv", "--classifiers", "knn", cwd=tmp_path)
+    assert "150 samples" in result.stdout and "no header row" in result.stderr
+
+
+def test_unreadable_names_and_files_get_a_hint(tmp_path):
+    result = run("compare", "--data", "irs", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "no such file: irs (did you mean the bundled data set 'iris'?)" in result.stderr
+    (tmp_path / "latin.csv").write_bytes("a,b,espèce\n1,2,x\n".encode("latin-1"))
+    result = run("compare", "--data", "latin.csv", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "is not UTF-8 text (byte 0xe8 at position 7); save it as UTF-8" in result.stderr
+
+
+def test_plot_format_is_checked_before_the_work_and_a_bare_name_gets_png(tmp_path):
+    result = run("compare", "--plot", "regions.jpeg2", cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert ".jpeg2 is no image format matplotlib writes (" in result.stderr
+    result = run("compare", "--classifiers", "knn", "--plot", "regions", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "decision regions saved to regions.png" in result.stdout
+    assert (tmp_path / "regions.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_one_feature_plot_draws_bands_along_that_feature(tmp_path):
+    X, _, labels = _iris_rows()
+    write_csv(tmp_path / "petal.csv", [[r[2], label] for r, label in zip(X, labels)],
+              header=["petal_length", "species"])
+    figure, out = draw_figure(["--data", str(tmp_path / "petal.csv"), "--classifiers",
+                               "qda", "minimum-distance", "--plot",
+                               str(tmp_path / "petal.png")])
+    assert "150 samples, 1 feature, 3 classes" in out
+    assert "single feature" in figure._suptitle.get_text()
+    assert "principal" not in figure._suptitle.get_text()
+    qda, nearest = [ax for ax in figure.axes if ax.get_visible()]
+    rows = table(out)
+    assert qda.get_title() == f"qda: CV error {float(rows['qda']['mean']):.3f}"
+    assert qda.axison and not qda.texts  # it fits one feature, as in the table
+    assert qda.get_xlabel() == "petal_length" and qda.get_ylabel() == ""
+    assert list(qda.get_yticks()) == []
+    assert qda.get_xlim()[0] < 1.0 and qda.get_xlim()[1] > 6.9  # measured units
+    # the prototypes are the class means of petal_length, drawn on the axis
+    stars = nearest.collections[-1].get_offsets()
+    X_all, y_all = load_iris(return_X_y=True)
+    assert np.allclose(sorted(stars[:, 0]),
+                       sorted(X_all[y_all == k, 2].mean() for k in range(3)))
+    assert np.all(stars[:, 1] == 0)
+    __import__("matplotlib.pyplot").pyplot.close(figure)
+
+
+def test_warnings_that_differ_only_in_their_numbers_are_one_line(tmp_path):
+    import io
+    import warnings
+
+    from patrec import cli
+    from patrec.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for mistakes in (97, 120, 105):
+            warnings.warn(f"reached max_epochs=100 still making {mistakes} mistakes; "
+                          "tol=1e-06", ConvergenceWarning)
+        warnings.warn("something else", UserWarning)
+    assert cli._summarise(caught) == {
+        "ConvergenceWarning: reached max_epochs=100 still making 97..120 mistakes; "
+        "tol=1e-06": 3,
+        "UserWarning: something else": 1,
+    }
+    # end to end: one line per classifier, not one per fold
+    rng = np.random.default_rng(0)
+    X = 100 * rng.normal(size=(90, 2))
+    y = np.repeat([0, 1, 2], 30)
+    write_csv(tmp_path / "noise.csv", [[*r, t] for r, t in zip(X, y)],
+              header=["a", "b", "target"])
+    args = cli.build_parser().parse_args(
+        ["compare", "--data", str(tmp_path / "noise.csv"), "--classifiers",
+         "linear-machine", "--cv", "3", "--no-scale"])
+    out = io.StringIO()
+    cli.compare(args, out=out, err=io.StringIO())
+    notes = [line for line in out.getvalue().splitlines()
+             if line.startswith("linear-machine: warning")]
+    assert len(notes) == 1, notes
+    assert re.match(r"linear-machine: warning \(3 times\): ConvergenceWarning: "
+                    r"LinearMachine reached max_epochs=\d+ still making \d+\.\.\d+ "
+                    r"mistakes", notes[0]), notes

@@ -28,15 +28,8 @@ def _load_runner():
 
 runner = _load_runner()
 
-# Figures drawn across two cells, which the built site shows with an empty panel.  Their
-# fix belongs to issue 9's documentation branch; strict, so the marker must go with it.
-SPLIT_FIGURES = {"plot_knn_rejection.py", "plot_piecewise_linear.py"}
-
-
 def _script_param(script):
-    marks = [pytest.mark.xfail(strict=True, reason="a figure split across cells")] \
-        if script.name in SPLIT_FIGURES else []
-    return pytest.param(script, marks=marks, id=f"{script.parent.name}/{script.name}")
+    return pytest.param(script, id=f"{script.parent.name}/{script.name}")
 
 
 def _run_script(script, folder):

@@ -195,8 +195,11 @@ def test_one_vs_all_claims():
     assert texts == ["0", "1", "2", "no class claims", "several classes claim"]
     hatches = {h for c in ax.collections for h in getattr(c, "hatches", []) if h}
     assert hatches == {"....", "xxxx"}
+    fig, ax = plt.subplots()
     with pytest.raises(ValueError, match="claims=True .* OneVsAll"):
-        plot_decision_regions(MinimumDistanceClassifier().fit(X, y), X, y, claims=True)
+        plot_decision_regions(MinimumDistanceClassifier().fit(X, y), X, y, ax=ax,
+                              claims=True)
+    assert not ax.collections  # refused before anything was drawn
     plt.close("all")
 
 

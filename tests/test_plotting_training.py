@@ -191,7 +191,10 @@ def test_search_picture_draws_the_explanation(metric):
                                X[steps.skipped["sample"]].reshape(-1, 2))
     np.testing.assert_allclose(stars.get_offsets(), X[indices[0]])
     np.testing.assert_allclose(query.get_offsets(), [x])
-    assert f"{counts[0]} distances for 500 samples" in ax.get_title()
+    n_means = int(np.sum(steps.distance_evaluations["sample"] < 0))
+    assert ax.get_title() == (f"Branch and bound: {counts[0]} distances for 500 samples\n"
+                              f"({counts[0] - n_means} to samples, {n_means} to node "
+                              "means)")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels[1] == f"node pruned by rule 1 ({len(steps.pruned)})"
 
@@ -213,3 +216,31 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(patrec.plotting, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_history_error_needs_the_training_features(three):
+    X, y = three
+    clf = LinearMachine(record_history=True, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="X has 3 features; LinearMachine was trained "
+                                         "on 2"):
+        plot_history(clf, np.hstack([X, X[:, :1]]), y)
+
+
+def test_animation_refuses_other_data_than_the_training_data(three):
+    X, y = three
+    clf = LinearMachine(record_history=True, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="training data the history was recorded on"):
+        animate_training(clf, X + 1.0, y, by="correction", resolution=10)
+
+
+def test_search_picture_takes_only_the_explanation_of_its_query():
+    X = np.random.default_rng(1).uniform(size=(200, 2))
+    tree = BranchBoundTree(X, leaf_size=12, random_state=0)
+    x = np.array([0.4, 0.6])
+    steps = tree.explain(x, k=2)
+    ax = plot_search(tree, x, k=2, explanation=steps)
+    assert ax.explanation is steps
+    with pytest.raises(ValueError, match="explanation must be tree.explain"):
+        plot_search(tree, x, k=1, explanation=steps)
+    with pytest.raises(ValueError, match="explanation must be tree.explain"):
+        plot_search(tree, [0.5, 0.5], k=2, explanation=steps)

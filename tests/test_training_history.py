@@ -336,8 +336,8 @@ def test_replay_needs_the_corrections(iris):
 
 @pytest.mark.parametrize("value, error, match", [
     ("yes", ValueError, "record_history must be True, False or 'weights'"),
-    (1, TypeError, "record_history must be True or False"),
-    (None, TypeError, "record_history must be True or False"),
+    (1, TypeError, "record_history must be True, False or 'weights', got 1"),
+    (None, TypeError, "record_history must be True, False or 'weights', got None"),
 ])
 @pytest.mark.parametrize("cls", [Perceptron, LinearMachine, MulticlassSVM,
                                  PiecewiseLinearClassifier])
@@ -345,3 +345,43 @@ def test_bad_record_history_is_refused(iris, cls, value, error, match):
     X, y = iris
     with pytest.raises(error, match=match):
         cls(record_history=value).fit(X, y)
+
+
+def test_replay_refuses_data_that_are_not_the_training_data(iris):
+    X, y = iris
+    clf = LinearMachine(max_epochs=5, record_history=True, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match=r"4 features, at least \d+ rows"):
+        list(replay(clf.history_, X[:, :3]))
+    with pytest.raises(ValueError, match=r"at least \d+ rows"):
+        list(replay(clf.history_, X[:10]))
+    other = X[::-1].copy()  # the same rows in another order
+    with pytest.raises(ValueError, match="does not give the weights recorded after "
+                                         "epoch 1"):
+        list(replay(clf.history_, other))
+
+
+@pytest.mark.parametrize("clf", [LinearMachine(update="all", max_epochs=4, random_state=0),
+                                 MulticlassSVM(alpha=1e-2, max_epochs=3, random_state=0)],
+                         ids=case_id)
+def test_replay_takes_the_training_data_sparse_or_in_another_precision(iris, clf):
+    import scipy.sparse as sp
+
+    X, y = iris
+    dense = clf.set_params(record_history=True).fit(X.astype(np.float32), y).history_
+    # fitted on float32, replayed on the float64 originals: within rounding
+    last = None
+    for _, W in replay(dense, X):
+        last = W.copy()
+    sparse = clf.fit(sp.csr_matrix(X), y).history_
+    for _, W in replay(sparse, sp.csr_matrix(X)):
+        pass
+    np.testing.assert_allclose(W, last, rtol=1e-5, atol=1e-5 * np.abs(last).max())
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import patrec._training
+
+    result = doctest.testmod(patrec._training, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

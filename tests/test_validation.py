@@ -177,12 +177,19 @@ def test_check_sample_weight_accepts_and_copies():
     ([1.0, -1.0, 1.0], ValueError, "negative"),
     ([0.0, 0.0, 0.0], ValueError, "zero"),
     (["a", "b", "c"], TypeError, "numbers"),
+    (np.ones(3, dtype=complex), TypeError, "real numbers, got complex"),
+    ([1.0, 2.0 + 1.0j, 1.0], TypeError, "real numbers, got complex"),
+    (1.0 + 0.0j, TypeError, "real numbers, got complex"),
 ])
 def test_check_sample_weight_rejects(weights, error, text):
+    import warnings
+
     from patrec._validation import check_sample_weight
 
-    with pytest.raises(error, match=text):
-        check_sample_weight(weights, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # refused outright, not converted with a warning
+        with pytest.raises(error, match=text):
+            check_sample_weight(weights, 3)
 
 
 def test_reporter_writes_to_stderr_by_level(capsys):

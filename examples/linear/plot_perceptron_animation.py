@@ -10,8 +10,8 @@ least as high, and then the weights move:
 
 - ``update="winner"``: a_y += rho (x, 1) and the best-scoring wrong class loses as
   much, a_winner -= rho (x, 1);
-- ``update="all"``: a_y += rho (x, 1) and each of the |E| classes that outscored y
-  loses rho (x, 1) / |E|.
+- ``update="all"``: a_y += rho (x, 1) and each of the ``|E|`` classes that outscored
+  y loses ``rho (x, 1) / |E|``.
 
 Fitted with ``record_history=True``, the machine keeps every correction in
 ``history_``, and `~patrec.plotting.animate_training` replays them: each frame is the

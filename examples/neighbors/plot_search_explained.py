@@ -33,12 +33,11 @@ X, _ = make_gaussian_classes([[0, 0], [3, 1], [1, 3], [4, 4]], 0.6, 60,
 tree = BranchBoundTree(X, branching=3, leaf_size=12, random_state=0)
 x = np.array([0.5, 1.75])
 
-fig, axes = plt.subplots(1, 2, figsize=(13, 6.2))
+fig, axes = plt.subplots(1, 2, figsize=(13, 6.6), layout="constrained")
 plot_search(tree, x, k=1, ax=axes[0])
 axes[0].set_title(f"1-NN: {axes[0].get_title()}", fontsize=10)
 plot_search(tree, x, k=5, ax=axes[1])
 axes[1].set_title(f"5-NN: {axes[1].get_title()}", fontsize=10)
-fig.tight_layout()
 plt.show()
 
 # %%

@@ -46,6 +46,10 @@ def draw_pieces(ax, clf):
                linestyles="dashed")
 
 
+# %%
+# The three classifiers, and the corrections made in each epoch of training: the
+# rule stops after the first epoch without one.  (The whole figure is drawn in this
+# one cell, so that the gallery shows it complete.)
 fig, axes = plt.subplots(2, 2, figsize=(10, 9))
 panels = [
     (linear, "linear machine (one line per class)"),
@@ -58,9 +62,9 @@ for ax, (clf, title) in zip(axes.flat, panels):
     if clf is machine:
         draw_pieces(ax, clf)
     ax.set_title(f"{title}\ntraining error {1 - clf.score(X, y):.3f}", fontsize=10)
+    ax.set_xlabel("feature 1")
+    ax.set_ylabel("feature 2")
 
-# %%
-# The corrections per epoch: the rule stops after the first epoch without one.
 ax = axes.flat[3]
 epochs = np.arange(1, machine.n_iter_ + 1)
 bars = ax.bar(epochs, machine.corrections_, color="tab:gray")

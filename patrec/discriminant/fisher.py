@@ -343,7 +343,7 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
 
         Returns
         -------
-        X_new : ndarray of shape (n_samples, n_components_)
+        X_new : ndarray of shape (n_samples, `n_components_`)
             ``X @ scalings_`` (``"eigen"``) or ``(X - xbar_) @ scalings_`` (``"svd"``),
             first ``n_components_`` columns.
         """
@@ -370,7 +370,7 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
 
         Returns
         -------
-        X_new : ndarray of shape (n_samples, n_components_)
+        X_new : ndarray of shape (n_samples, `n_components_`)
             ``fit(X, y, sample_weight).transform(X)``.
         """
         return self.fit(X, y, sample_weight).transform(X)
@@ -385,7 +385,7 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
 
         Returns
         -------
-        feature_names_out : ndarray of str objects, shape (n_components_,)
+        feature_names_out : ndarray of str objects, shape (`n_components_`,)
         """
         self._check_is_fitted()
         return np.asarray([f"fisherlda{i}" for i in range(self.n_components_)],

@@ -77,7 +77,7 @@ class LinearMachine(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
         (row r: (w_r, b_r)) after every epoch (`patrec._training.TrainingHistory`).
         A "winner" correction is one row (``raised`` = ``target``, ``lowered`` =
         ``rival``); an "all" correction has one row per class of E, each with
-        ``share`` = ``step`` / |E|.
+        ``share`` = ``step / |E|``.
     classes_ : ndarray of shape (n_classes,)
         The class labels.
     n_features_in_ : int

@@ -158,8 +158,9 @@ class MulticlassSVM(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
             random_state=self.random_state, sample_weight=sample_weight,
             record_history=self.record_history, verbose=self.verbose)
         n_features = X.shape[1]
-        self.coef_ = learner.result[:n_features].T.copy()
-        self.intercept_ = learner.result[n_features].copy()
+        weights = learner.finish()
+        self.coef_ = weights[:n_features].T.copy()
+        self.intercept_ = weights[n_features].copy()
         self.objective_ = np.asarray(learner.objective)
         self.n_iter_ = max_epochs
         if history is not None:
@@ -221,6 +222,10 @@ class _CrammerSingerEpochs(EpochLearner):
         if steps == 0:
             return np.zeros(self.update_sum.T.shape)
         return (self.update_sum / (self.lam * steps)).T.copy()
+
+    def finish(self):
+        """The weights after the last epoch (averaged or last), class-minor."""
+        return self.result
 
     def describe(self, rows, log):
         rows["step"] = rows["share"] = self.steps(rows["sample"]) / (self.lam

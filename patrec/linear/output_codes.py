@@ -20,7 +20,7 @@ import numbers
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
-from .._validation import check_flag, check_option, check_random_state, check_scalar
+from .._validation import check_flag, check_option, check_random_state, check_scalar, plain
 from ._base import ArgmaxClassifierMixin
 from ._reduction import binary_scores, check_binary_estimator, fit_binary
 
@@ -297,6 +297,14 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
                 )
             code_size = check_scalar(self.code_size, "code_size", low=0, low_open=True)
             n_columns = max(1, int(code_size * n_classes))
+            fewest = int(np.ceil(np.log2(n_classes)))  # distinct words for k classes
+            if n_columns < fewest:
+                raise ValueError(
+                    f"code_size={plain(code_size)} gives {n_columns} column"
+                    f"{'s' if n_columns > 1 else ''} for {n_classes} classes, too few "
+                    f"for each class to have its own code word (at least {fewest}): "
+                    f"use code_size >= {fewest / n_classes:.2g}."
+                )
         if isinstance(self.code, str):
             M = code_matrix(self.code, n_classes, self.random_state, n_columns)
         else:

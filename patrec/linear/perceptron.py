@@ -154,9 +154,7 @@ class Perceptron(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseE
             learner, codes, max_epochs=max_epochs, shuffle=self.shuffle,
             random_state=self.random_state, sample_weight=sample_weight,
             record_history=self.record_history, verbose=self.verbose)
-        weights = learner.W
-        if averaged:
-            weights -= learner.U / learner.counters
+        weights = learner.finish()
         check_finite_weights(weights, X)
         n_features = X.shape[1]
         self.coef_ = weights[:, :n_features].copy()
@@ -197,6 +195,13 @@ class _PerceptronEpochs(EpochLearner):
 
     def weights(self):
         return self.W.copy()
+
+    def finish(self):
+        """The weights to return, one row per perceptron: the last ones, or the
+        average of each perceptron over the steps it trained."""
+        if self.averaged:
+            self.W -= self.U / self.counters
+        return self.W
 
     def describe(self, rows, log):
         problem = log[:, 2]

@@ -177,10 +177,10 @@ class SoftmaxObjective:
     theta holds the k x d weights row by row, then (with an intercept) the k biases.
     Dividing J by C n leaves the minimiser unchanged and makes the size of the
     gradient independent of n.  With sample weights, sample i's term is multiplied
-    by w_i and n is the total weight (what the repeated samples would give).  The k x n score matrix is allocated once and reused
-    for the probabilities and the residuals, so each evaluation costs two matrix
-    products (one with X, one with X^T) plus O(k n) elementwise work, in the
-    precision of X.
+    by w_i and n is the total weight (what the repeated samples would give).  The
+    k x n score matrix is allocated once and reused for the probabilities and the
+    residuals, so each evaluation costs two matrix products (one with X, one with
+    X^T) plus O(k n) elementwise work, in the precision of X.
     """
 
     def __init__(self, X, codes, n_classes, C, fit_intercept, sample_weight=None):

@@ -1,9 +1,12 @@
-"""What every nearest-neighbour index shares: the stored training set and its checks.
+"""What every nearest-neighbour index shares, and which index to use.
 
 `NeighborIndex` keeps the training samples (mapped once into the space where the
 distance kernels apply, see `Metric.prepare`), validates queries and ``k`` and turns
 the kernels' reduced distances into true distances.  `BruteForce` and
 `BranchBoundTree` derive from it and only implement ``_kneighbors``.
+
+`choose_algorithm` and `build_index` are the one place where the search method is
+chosen: the k-NN classifier and the editing functions both ask here.
 
 Dtype rule: the training set keeps its dtype (float32 or float64) and queries are
 cast to it, so float32 training data is searched with float32 kernels throughout.
@@ -14,9 +17,10 @@ import numpy as np
 
 from .._parallel import run_row_ranges
 from .._validation import check_scalar, check_X
-from .metrics import Metric
+from .metrics import Metric, canonical_metric
 
-__all__ = ["NeighborIndex"]
+__all__ = ["NeighborIndex", "choose_algorithm", "search_costs", "tree_evaluations",
+           "build_index", "prepare_rows", "without_self"]
 
 
 class NeighborIndex:
@@ -57,18 +61,7 @@ class NeighborIndex:
         return np.ascontiguousarray(self._prepare(X.astype(self.dtype, copy=False)))
 
     def _prepare(self, X):
-        """Map rows for the kernels; the map (mahalanobis's) must not overflow."""
-        if self._metric.transform is None:
-            return X
-        with np.errstate(over="ignore", invalid="ignore"):
-            mapped = self._metric.prepare(X)
-        if not np.isfinite(mapped).all():
-            raise ValueError(
-                f"Mapping the data for the {self._metric.name} distance overflows "
-                f"{mapped.dtype}: the data values (or VI) are too large. Rescale the "
-                "data first."
-            )
-        return mapped
+        return prepare_rows(self._metric, X)
 
     def _check_k(self, k):
         check_scalar(k, "k", numbers.Integral, low=1)
@@ -132,6 +125,27 @@ class NeighborIndex:
         self._metric.check_finite(distances)  # overflow: a clear error, not ties
         return self._metric.finish(distances), indices, evaluations
 
+    def query_others(self, k, n_jobs=None):
+        """The ``k`` nearest *other* training samples of every training sample.
+
+        Each sample is searched among all training samples and then dropped from its
+        own neighbours; should ``k + 1`` duplicates of it with lower indices hide it,
+        the farthest of the ``k + 1`` is dropped instead, so exactly ``k`` remain.
+
+        Returns
+        -------
+        distances : ndarray of shape (n_samples, k)
+        indices : ndarray of shape (n_samples, k), dtype intp
+        """
+        check_scalar(k, "k", numbers.Integral, low=1)
+        if k >= self.n_samples:
+            raise ValueError(
+                f"{k} neighbours of each training sample were asked for, but only "
+                f"{self.n_samples - 1} other training samples exist."
+            )
+        distances, indices, _ = self._query(None, k + 1, n_jobs, training=True)
+        return without_self(distances, indices)
+
     def _training_rows(self):
         """The prepared training samples in their original order."""
         return self._data
@@ -146,3 +160,115 @@ class NeighborIndex:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+
+
+def prepare_rows(metric, X):
+    """Rows of ``X`` mapped for the kernels of `Metric` ``metric`` (only mahalanobis
+    moves them); a clear error when the map overflows."""
+    if metric.transform is None:
+        return X
+    with np.errstate(over="ignore", invalid="ignore"):
+        mapped = metric.prepare(X)
+    if not np.isfinite(mapped).all():
+        raise ValueError(
+            f"Mapping the data for the {metric.name} distance overflows "
+            f"{mapped.dtype}: the data values (or VI) are too large. Rescale the "
+            "data first."
+        )
+    return mapped
+
+
+# The cost model of ``algorithm="auto"``, in nanoseconds, measured single-threaded on
+# Gaussian data (brute force and BranchBoundTree, k = 5, d = 2 to 16, 2 048 to 32 768
+# training samples; see benchmarks/bench_neighbors.py and bench_editing.py):
+#   brute force, per (query, sample) pair: 5 + 0.3 d with the GEMM filter
+#       (euclidean family), 15 + d computing every distance directly;
+#   tree: building, 30 000 per sample (k-means at every node); searching,
+#       3 000 per query plus 20 + 4 d per distance evaluation;
+#   evaluations per query: 2048 f(d) (n / 2048)^b(d), at most n, with
+#       f(d) = 1 - exp(-0.012 d^2) (the share of 2 048 samples visited) and
+#       b(d) = 0.05 + 0.055 d (how fast the visits grow with n).
+_BRUTE_GEMM_PAIR = (5.0, 0.3)
+_BRUTE_DIRECT_PAIR = (15.0, 1.0)
+_TREE_BUILD_SAMPLE = 30000.0
+_TREE_QUERY = 3000.0
+_TREE_EVALUATION = (20.0, 4.0)
+
+
+def tree_evaluations(n_samples, n_features):
+    """The distance evaluations a tree search is expected to make per query."""
+    share = 1.0 - np.exp(-0.012 * n_features ** 2)
+    growth = min(1.0, 0.05 + 0.055 * n_features)
+    return min(float(n_samples), 2048 * share * (n_samples / 2048) ** growth)
+
+
+def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True):
+    """Predicted time (ns) of brute force and of a tree for ``n_queries`` searches
+    (default: as many as training samples); ``build=False`` leaves out building
+    the tree (a tree built once and searched many times)."""
+    n_queries = n_samples if n_queries is None else n_queries
+    metric = canonical_metric(metric)
+    gemm = (metric in ("euclidean", "sqeuclidean", "mahalanobis")
+            or (metric == "minkowski" and p == 2))
+    fixed, per_feature = _BRUTE_GEMM_PAIR if gemm else _BRUTE_DIRECT_PAIR
+    brute = n_queries * n_samples * (fixed + per_feature * n_features)
+    fixed, per_feature = _TREE_EVALUATION
+    tree = n_queries * (_TREE_QUERY + tree_evaluations(n_samples, n_features)
+                        * (fixed + per_feature * n_features))
+    if build:
+        tree += n_samples * _TREE_BUILD_SAMPLE
+    return brute, tree
+
+
+def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None):
+    """The search method ``algorithm="auto"`` picks: ``"brute"`` or ``"bnb"``.
+
+    The cheaper by the measured cost model above: brute force costs a fixed time
+    per (query, training sample) pair, fast on GEMM for the euclidean family; the
+    branch-and-bound tree costs its construction plus, per query, the distance
+    evaluations its rules do not prune, which grow with the dimension and (slowly)
+    with the number of samples.  With ``n_queries`` known (editing searches every
+    sample once) the construction counts; without it (a classifier's ``fit``) the
+    index is expected to serve many queries and only the cost per query counts.
+    So the tree is picked in low dimension with many samples, brute force
+    otherwise.
+
+    Examples
+    --------
+    >>> choose_algorithm(100_000, 2, "euclidean")
+    'bnb'
+    >>> choose_algorithm(20_000, 10, "euclidean", n_queries=20_000)
+    'brute'
+    >>> choose_algorithm(100, 2, "euclidean")
+    'brute'
+    """
+    brute, tree = search_costs(n_samples, n_features, metric, p,
+                               n_queries=n_queries, build=n_queries is not None)
+    return "bnb" if tree < brute else "brute"
+
+
+def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto",
+                n_queries=None, **tree_params):
+    """The search index over validated ``X`` for ``algorithm`` ("auto", "brute",
+    "bnb"; "auto" expecting ``n_queries`` searches, see `choose_algorithm`);
+    returns ``(index, algorithm)`` with the method actually used.  ``tree_params``
+    (``leaf_size``, ``verbose``) go to `BranchBoundTree`."""
+    from .brute import BruteForce  # (they derive from NeighborIndex, defined above)
+    from .tree import BranchBoundTree
+
+    if algorithm == "auto":
+        algorithm = choose_algorithm(X.shape[0], X.shape[1], metric, p, n_queries)
+    if algorithm == "bnb":
+        return (BranchBoundTree(X, metric, p, metric_params, random_state=0,
+                                **tree_params), algorithm)
+    return BruteForce(X, metric, p, metric_params), algorithm
+
+
+def without_self(distances, indices):
+    """Drop each row's own index (row i: index i) from its k + 1 neighbours; where
+    duplicates with lower indices hid it, drop the farthest instead."""
+    k = indices.shape[1] - 1
+    itself = indices == np.arange(len(indices))[:, None]
+    itself[~itself.any(axis=1), -1] = True
+    keep = ~itself
+    return distances[keep].reshape(-1, k), indices[keep].reshape(-1, k)

@@ -17,9 +17,8 @@ import numpy as np
 from .._progress import Reporter, check_verbose
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_option, check_scalar, plain
-from .brute import BruteForce
-from .metrics import canonical_metric
-from .tree import BranchBoundTree
+from ._index import build_index, choose_algorithm  # noqa: F401 (documented here)
+from ._voting import count_votes
 
 __all__ = ["KNeighborsClassifier"]
 
@@ -29,25 +28,6 @@ WEIGHTS = ("uniform", "distance")
 # Queries are classified in chunks of this many rows, so that the neighbour arrays
 # of a huge query set are never all held at once.
 _CHUNK_ROWS = 16384
-
-
-def choose_algorithm(n_samples, n_features, metric, p=2):
-    """The search method ``algorithm="auto"`` picks for a training set.
-
-    The branch-and-bound tree wins when its rules prune most of the samples: in low
-    dimension with many samples.  In higher dimension almost nothing is pruned and
-    brute force (with the GEMM path for euclidean distances) is faster.  The rule,
-    from ``benchmarks/bench_neighbors.py``: brute force below 2048 training samples
-    (building the tree would not pay off); otherwise the tree up to 10 features for
-    the euclidean-type metrics, whose brute force runs on GEMM, and up to 16 for the
-    others; brute force beyond.
-    """
-    if n_samples < 2048:
-        return "brute"
-    metric = canonical_metric(metric)
-    euclidean = (metric in ("euclidean", "sqeuclidean", "mahalanobis")
-                 or (metric == "minkowski" and p == 2))
-    return "bnb" if n_features <= (10 if euclidean else 16) else "brute"
 
 
 class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
@@ -171,27 +151,11 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         check_scalar(self.leaf_size, "leaf_size", numbers.Integral, low=1)
         check_verbose(self.verbose)
         if self.reject_threshold is not None:
-            check_scalar(self.reject_threshold, "reject_threshold", numbers.Real,
-                         low=0, high=1)
-            reject_label = self.reject_label
-            if reject_label is None:
-                text = all(isinstance(label, (str, bytes)) for label in self.classes_.tolist())
-                reject_label = "reject" if text else -1
-            if any(_same_label(reject_label, label) for label in self.classes_):
-                raise ValueError(
-                    f"reject_label={plain(reject_label)!r} is one of the classes; "
-                    "choose a label that no class uses (set reject_label)."
-                )
-            self.reject_label_ = reject_label
-        algorithm = self.algorithm
-        if algorithm == "auto":
-            algorithm = choose_algorithm(X.shape[0], X.shape[1], self.metric, self.p)
-        if algorithm == "bnb":
-            self._index = BranchBoundTree(X, self.metric, self.p, self.metric_params,
-                                          leaf_size=self.leaf_size, random_state=0,
-                                          verbose=self.verbose)
-        else:
-            self._index = BruteForce(X, self.metric, self.p, self.metric_params)
+            self.reject_label_ = self._reject_option()[1]
+        self._index, algorithm = build_index(X, self.metric, self.p,
+                                             self.metric_params, self.algorithm,
+                                             leaf_size=self.leaf_size,
+                                             verbose=self.verbose)
         self._codes = codes
         self.fit_algorithm_ = algorithm
         self.n_samples_fit_ = X.shape[0]
@@ -232,12 +196,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
                 f"n_neighbors={k} neighbours of each training sample were asked for, "
                 f"but only {self.n_samples_fit_ - 1} other training samples exist."
             )
-        distances, indices, _ = self._index._query(None, k + 1, self.n_jobs,
-                                                   training=True)
-        itself = indices == np.arange(len(indices))[:, None]
-        itself[~itself.any(axis=1), -1] = True  # not found: drop the farthest
-        keep = ~itself
-        return (distances[keep].reshape(-1, k), indices[keep].reshape(-1, k))
+        return self._index.query_others(k, self.n_jobs)
 
     def predict_proba(self, X):
         """Each class's share of the (weighted) vote of the k nearest neighbours.
@@ -274,11 +233,8 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         return proba
 
     def _votes(self, distances, indices, n_classes):
-        n_rows = indices.shape[0]
-        weights = self._vote_weights(distances)
-        slots = (np.arange(n_rows)[:, None] * n_classes + self._codes[indices]).ravel()
-        votes = np.bincount(slots, weights=None if weights is None else weights.ravel(),
-                            minlength=n_rows * n_classes).reshape(n_rows, n_classes)
+        votes = count_votes(self._codes[indices], n_classes,
+                            self._vote_weights(distances))
         return votes / votes.sum(axis=1, keepdims=True)
 
     def _vote_weights(self, distances):
@@ -304,11 +260,29 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         weights[empty] = 1.0  # no weight at all: fall back to one vote each
         return weights
 
+    def _reject_option(self):
+        """The checked ``reject_threshold`` and the label of a rejected sample.
+
+        Both are read again by `predict`, so a threshold set after `fit` works too.
+        """
+        threshold = check_scalar(self.reject_threshold, "reject_threshold", numbers.Real,
+                                 low=0, high=1)
+        reject_label = self.reject_label
+        if reject_label is None:
+            text = all(isinstance(label, (str, bytes)) for label in self.classes_.tolist())
+            reject_label = "reject" if text else -1
+        if any(_same_label(reject_label, label) for label in self.classes_):
+            raise ValueError(
+                f"reject_label={plain(reject_label)!r} is one of the classes; "
+                "choose a label that no class uses (set reject_label)."
+            )
+        return threshold, reject_label
+
     def predict(self, X):
         """The class with the largest vote (first in ``classes_`` on ties).
 
         With ``reject_threshold`` set, samples whose winning vote share is below it
-        get ``reject_label``.
+        get the reject label (``reject_label``, or its default: see the class).
 
         Parameters
         ----------
@@ -323,17 +297,18 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         labels = self.classes_[winners]
         if self.reject_threshold is None:
             return labels
-        rejected = proba[np.arange(len(winners)), winners] < self.reject_threshold
+        threshold, reject_label = self._reject_option()
+        rejected = proba[np.arange(len(winners)), winners] < threshold
         if not rejected.any():
             return labels
-        reject = np.asarray(self.reject_label_)
+        reject = np.asarray(reject_label)
         kinds = labels.dtype.kind + reject.dtype.kind
         if kinds == "UU" or all(kind in "iuf" for kind in kinds):
             dtype = np.result_type(labels.dtype, reject.dtype)
         else:  # e.g. a number among strings: keep both types as they are
             dtype = np.dtype(object)
         out = labels.astype(dtype)
-        out[rejected] = self.reject_label_
+        out[rejected] = reject_label
         return out
 
 

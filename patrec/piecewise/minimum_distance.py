@@ -75,9 +75,10 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
     ``w_i D(x_i)^2``, then Lloyd steps with weighted means, see
     ``patrec.piecewise._subclasses.weighted_kmeans``): given the same
     ``random_state`` it finds the same prototypes as weights of one on the samples
-    repeated in place (``np.repeat(X, w, axis=0)``).  Fitting with weights draws its random numbers differently from fitting
-    without, so with several prototypes ``fit(X, y)`` and ``fit(X, y,
-    sample_weight=ones)`` may end in different k-means solutions.
+    repeated in place (``np.repeat(X, w, axis=0)``).  Fitting with weights draws its
+    random numbers differently from fitting without, so with several prototypes
+    ``fit(X, y)`` and ``fit(X, y, sample_weight=ones)`` may end in different k-means
+    solutions.
 
     References
     ----------

@@ -1,6 +1,5 @@
 """Tests of patrec.datasets: the bundled loaders and the synthetic generators."""
 import csv
-import doctest
 import pickle
 import subprocess
 import sys
@@ -404,14 +403,6 @@ def test_gaussian_classes_names_the_class_with_a_bad_covariance():
 
 # ---------------------------------------------------------------------------------
 # the examples in the docstrings
-
-
-@pytest.mark.parametrize("module", [datasets._base, datasets.loaders,
-                                    datasets.synthetic])
-def test_docstring_examples(module):
-    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_public_names():

@@ -1,12 +1,10 @@
-"""FisherLDA and QDA alike: awkward inputs, numerical range, bad priors, doctests."""
-import doctest
+"""FisherLDA and QDA alike: awkward inputs, numerical range, bad priors."""
 
 import numpy as np
 import pytest
 from sklearn.datasets import load_iris, load_wine
 
 from patrec import QDA, FisherLDA
-from patrec.discriminant import fisher, quadratic
 
 ESTIMATORS = {
     "lda-svd": lambda: FisherLDA(solver="svd"),
@@ -193,9 +191,3 @@ def test_a_failed_refit_restores_the_previous_model(make):
             clf.set_params(priors=None).fit(X_bad, y)
         np.testing.assert_array_equal(clf.predict_proba(X), expected)
 
-
-@pytest.mark.parametrize("module", [fisher, quadratic])
-def test_docstring_examples(module):
-    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

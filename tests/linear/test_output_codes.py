@@ -186,5 +186,9 @@ def test_code_size_sets_the_columns_of_random_codes():
         OutputCodes(code_size=2.0).fit(X, y)
     with pytest.raises(ValueError, match="code_size must be in"):
         OutputCodes(code="dense-random", code_size=0).fit(X, y)
+    # too few columns to tell the classes apart: said in terms of code_size
+    with pytest.raises(ValueError, match=r"code_size=0.1 gives 1 column for 4 classes, "
+                                         r"too few .* \(at least 2\): use code_size >= 0.5\."):
+        OutputCodes(code="dense-random", code_size=0.1).fit(X, y)
     with pytest.raises(ValueError, match="n_columns applies to the random codes only"):
         code_matrix("all-pairs", 4, n_columns=3)

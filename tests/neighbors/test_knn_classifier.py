@@ -138,6 +138,24 @@ def test_reject_option():
         KNeighborsClassifier(4, reject_threshold=1.5).fit(X, y)
 
 
+def test_reject_threshold_set_after_fit_is_read_and_checked_by_predict():
+    # reject_threshold only acts in predict: tuning it on a fitted model (as a
+    # script sweeping thresholds does) works as if it had been given to fit
+    X = [[0.0], [0.1], [0.2], [1.0], [1.1], [1.2]]
+    labels = ["a", "a", "a", "b", "b", "b"]
+    clf = KNeighborsClassifier(4).fit(X, labels)
+    clf.set_params(reject_threshold=0.7)
+    assert clf.predict([[0.0], [0.6]]).tolist() == ["a", "reject"]
+    assert clf.predict([[0.6]]).tolist() == KNeighborsClassifier(
+        4, reject_threshold=0.7).fit(X, labels).predict([[0.6]]).tolist()
+    clf.set_params(reject_threshold=1.5)
+    with pytest.raises(ValueError, match="reject_threshold"):
+        clf.predict([[0.6]])
+    clf.set_params(reject_threshold=0.7, reject_label="a")
+    with pytest.raises(ValueError, match="reject_label='a' is one of the classes"):
+        clf.predict([[0.6]])
+
+
 def test_parameter_and_input_errors():
     X, y = [[0.0], [1.0], [2.0]], [0, 1, 1]
     with pytest.raises(ValueError, match="n_neighbors"):

@@ -1,12 +1,10 @@
 """PiecewiseLinearClassifier: the course's rule, the linear machine as a special case,
 the minimum-distance start, convergence where no line suffices, and bad input."""
-import doctest
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-import patrec.piecewise.piecewise_linear as piecewise_linear_module
 from patrec import (LinearMachine, MinimumDistanceClassifier,
                     PiecewiseLinearClassifier)
 from patrec.datasets import load_iris, make_banana, make_gaussian_classes, make_xor
@@ -297,8 +295,3 @@ def test_refit_forgets_the_previous_model():
         clf.set_params(n_subclasses=0).fit(X, y)
     assert clf.coef_.shape == (2, 2)  # a failed refit restores the previous model
 
-
-def test_docstring_examples_run():
-    result = doctest.testmod(piecewise_linear_module,
-                             optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0 and result.failed == 0

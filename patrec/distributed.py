@@ -94,14 +94,22 @@ reject_label
 
     Examples
     --------
-    >>> import numpy as np, dask.array as da                      # doctest: +SKIP
-    >>> from distributed import Client, LocalCluster              # doctest: +SKIP
-    >>> client = Client(LocalCluster(n_workers=2))                # doctest: +SKIP
-    >>> X = da.random.random((1_000_000, 8), chunks=(250_000, 8)) # doctest: +SKIP
-    >>> y = (X[:, 0] > 0.5).astype(int)                           # doctest: +SKIP
-    >>> clf = ShardedKNeighborsClassifier(n_neighbors=5).fit(X, y)  # doctest: +SKIP
-    >>> clf.predict(np.full((1, 8), 0.9))                         # doctest: +SKIP
-    array([1])
+    >>> import numpy as np
+    >>> import dask.array as da
+    >>> from distributed import Client
+    >>> from patrec.distributed import ShardedKNeighborsClassifier
+    >>> client = Client(processes=False, n_workers=1, threads_per_worker=2,
+    ...                 dashboard_address=None)
+    >>> X = da.from_array(np.array([[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]]),
+    ...                   chunks=(3, 1))
+    >>> clf = ShardedKNeighborsClassifier(n_neighbors=3).fit(X, list("aaabbb"))
+    >>> clf.n_shards_, clf.shard_offsets_.tolist()
+    (2, [0, 3, 6])
+    >>> clf.predict([[1.5], [9.0]])
+    array(['a', 'b'], dtype='<U1')
+    >>> clf.kneighbors([[2.4]])[1]
+    array([[2, 1, 0]])
+    >>> client.close()
     """
 
     def __init__(self, n_neighbors=5, weights="uniform", algorithm="auto",

@@ -5,10 +5,11 @@ each call in its own thread (SciPy's ``workers`` approach).  No OpenMP is involv
 """
 import numbers
 import os
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy as np
 
+from ._signals import request_stop
 from ._validation import check_scalar
 
 __all__ = ["effective_n_jobs", "run_row_ranges"]
@@ -31,6 +32,8 @@ def run_row_ranges(function, n_rows, n_jobs):
     With one thread this is a single call ``function(0, n_rows)``.  Otherwise the rows
     are cut into as many nearly equal ranges as threads and the calls run concurrently;
     ``function`` must release the GIL to gain from it and must write only its own rows.
+    On Ctrl-C (which only the calling thread sees) the workers' compiled loops are
+    asked to stop (`patrec._signals`) and waited for; the KeyboardInterrupt goes on.
     """
     n_threads = min(effective_n_jobs(n_jobs), max(n_rows, 1))
     if n_threads == 1:
@@ -40,5 +43,15 @@ def run_row_ranges(function, n_rows, n_jobs):
     with ThreadPoolExecutor(max_workers=n_threads) as pool:
         futures = [pool.submit(function, int(start), int(stop))
                    for start, stop in zip(bounds[:-1], bounds[1:])]
-        for future in futures:
-            future.result()
+        try:
+            for future in futures:
+                future.result()
+        except KeyboardInterrupt:
+            # Ctrl-C reaches only this thread: ask the compiled loops of the workers
+            # to stop too, and wait for them before the interrupt goes on
+            request_stop(True)
+            try:
+                wait(futures)
+            finally:
+                request_stop(False)
+            raise

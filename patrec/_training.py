@@ -120,8 +120,19 @@ def check_record_history(record_history):
 def linear_scores(X, coef, intercept):
     """``X @ coef.T + intercept`` in the precision of ``X`` (dense or CSR)."""
     dtype = X.dtype if X.dtype in (np.float32, np.float64) else np.float64
-    scores = X @ coef.T.astype(dtype, copy=False)
-    return np.asarray(scores) + intercept.astype(dtype, copy=False)
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = np.asarray(X @ coef.T.astype(dtype, copy=False))
+        scores = scores + intercept.astype(dtype, copy=False)
+        if dtype == np.float32 and not np.isfinite(scores).all():
+            # float32 data near 1e19 and weights of the same size: go to float64
+            X = X.astype(np.float64)
+            scores = np.asarray(X @ coef.T) + intercept
+    if not np.isfinite(scores).all():
+        raise ValueError(
+            "The scores w . x + b overflow float64: the features of X are too large "
+            "for this model's weights. Rescale the features (as for training)."
+        )
+    return scores
 
 
 class TrainingHistory:

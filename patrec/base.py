@@ -129,9 +129,13 @@ class BaseEstimator:
 
     def _forget_fit(self):
         """Drop everything learned by ``fit`` (the attributes ending in ``_``)."""
-        for name in list(vars(self)):
-            if name.endswith("_") and not name.startswith("__"):
-                delattr(self, name)
+        for name in self._fitted_state():
+            delattr(self, name)
+
+    def _fitted_state(self):
+        """The attributes learned by ``fit`` (ending in ``_``), by name."""
+        return {name: value for name, value in vars(self).items()
+                if name.endswith("_") and not name.startswith("__")}
 
     def _start_fit(self, X, feature_names):
         """Drop the state of an earlier fit; set ``n_features_in_``/``feature_names_in_``."""
@@ -222,6 +226,7 @@ class ClassifierMixin:
         classes, codes = encode_labels(check_labels(y, X.shape[0]))
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        previous = self._fitted_state()
         self._start_fit(X, names)
         self.classes_ = classes
         try:
@@ -230,7 +235,10 @@ class ClassifierMixin:
             else:
                 self._fit(X, codes, sample_weight=sample_weight)
         except BaseException:
-            self._forget_fit()  # a failed fit must not leave a half-fitted model
+            # a failed or interrupted (Ctrl-C) fit leaves no half-fitted model: the
+            # estimator is as it was before the call, fitted or not
+            self._forget_fit()
+            vars(self).update(previous)
             raise
         return self
 

@@ -97,13 +97,27 @@ def test_sklearn_tools_accept_patrec_estimators():
 
 def test_failed_fit_leaves_no_half_fitted_model():
     X, y = [[0, 0], [1, 1], [5, 5], [6, 6]], [0, 0, 1, 1]
-    clf = MinimumDistanceClassifier().fit(X, y)
-    clf.set_params(metric="bogus")
+    clf = MinimumDistanceClassifier(metric="bogus")
     with pytest.raises(ValueError, match="metric must be one of"):
         clf.fit(X, y)
     assert not hasattr(clf, "classes_") and not hasattr(clf, "n_features_in_")
     with pytest.raises(NotFittedError):
         clf.predict(X)
+
+
+def test_failed_refit_restores_the_previous_model():
+    """A refit that fails (bad data, bad parameter, Ctrl-C) leaves the estimator as it
+    was before the call: the earlier model, attribute for attribute."""
+    X, y = [[0, 0], [1, 1], [5, 5], [6, 6]], [0, 0, 1, 1]
+    clf = MinimumDistanceClassifier().fit(X, y)
+    before = {name: value for name, value in vars(clf).items() if name.endswith("_")}
+    with pytest.raises(ValueError, match="metric must be one of"):
+        clf.set_params(metric="bogus").fit([[0, 0, 0], [9, 9, 9]], ["a", "b"])
+    clf.set_params(metric="euclidean")
+    after = {name: value for name, value in vars(clf).items() if name.endswith("_")}
+    assert after.keys() == before.keys()
+    assert all(after[name] is before[name] for name in before)
+    np.testing.assert_array_equal(clf.predict(X), y)
 
 
 def test_bridged_not_fitted_error_pickles():

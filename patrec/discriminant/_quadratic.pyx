@@ -30,10 +30,12 @@
 # the loops are compiled without bounds checks.
 # The buffer is allocated once per call; the loops run without the GIL and allocate
 # nothing per sample.  The sums of squares are accumulated in double precision.
+# Every few milliseconds of work the loop looks for Ctrl-C (patrec/_signals.pxd).
 
 from libc.stdlib cimport malloc, free
 from scipy.linalg.cython_blas cimport dtrmm, strmm
 
+from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t, float64_t
 
 
@@ -101,6 +103,9 @@ def mahalanobis_squared(const floating[:, ::1] X,
     cdef floating *column
     cdef const floating *row
     cdef const floating *mean
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     if (means.shape[1] != X.shape[1]
             or inverse_factors.shape[0] != n_classes
             or inverse_factors.shape[1] != X.shape[1]
@@ -137,5 +142,10 @@ def mahalanobis_squared(const floating[:, ::1] X,
                     for s in range(nb):
                         out[start + s, i] = _sum_of_squares(buffer + s * d, d)
                 start = stop
+                if stop_after(&watch, nb * n_classes * d * d):
+                    stopped = True
+                    break
     finally:
         free(buffer)
+    if stopped:
+        raise_interrupt()

@@ -17,6 +17,9 @@ __all__ = [
     "ledoit_wolf_covariance",
     "cholesky_or_none",
     "check_deviations",
+    "feature_scales",
+    "scaled_copy",
+    "fold_covariance",
     "scoring_dtype",
 ]
 
@@ -201,6 +204,63 @@ def cholesky_or_none(covariance):
     if weak.any():
         return None, int(np.argmax(weak))
     return factor, None
+
+
+# Features whose largest magnitude lies outside [2^-LIMIT, 2^LIMIT] are rescaled
+# before any moment is taken: far inside the float64 range, so ordinary data keeps
+# its exact arithmetic, and far enough from its ends that the sums of squares of the
+# rescaled features can neither overflow nor underflow.
+_SCALE_LIMIT = 64
+
+
+def feature_scales(X):
+    """Per-feature powers of two that bring ``X``'s features near 1, or None.
+
+    A covariance squares the features: around 1e155 the squares overflow float64 and
+    around 1e-155 they underflow.  Dividing feature j by ``s_j = 2^e_j``, with
+    ``2^(e_j - 1) <= max_i |X_ij| < 2^e_j``, is exact (only the exponents change), and
+    the moments of the rescaled data fold back exactly: ``m = S m'``, ``Sigma = S
+    Sigma' S`` with ``S = diag(s)``.
+
+    Returns
+    -------
+    scales : ndarray of shape (n_features,) or None
+        None when every feature already lies in a safe range (nothing to do).
+    """
+    largest = np.max(np.abs(X), axis=0).astype(np.float64) if X.shape[0] else None
+    if largest is None:
+        return None
+    _, exponents = np.frexp(largest)
+    unsafe = (largest > 0) & (np.abs(exponents) > _SCALE_LIMIT)
+    if not unsafe.any():
+        return None
+    return np.ldexp(1.0, np.where(largest > 0, exponents, 0))
+
+
+def scaled_copy(X, scales):
+    """``X / scales`` in a new float64 array (exact: the scales are powers of two)."""
+    return np.divide(X, scales, dtype=np.float64)
+
+
+def fold_covariance(name, covariance, scales):
+    """``S Sigma' S``: a covariance of rescaled features in the units of ``X``.
+
+    The model is fitted on rescaled features; a covariance in the units of ``X``
+    (features near 1e200 have variances near 1e400) may not be representable, and
+    is then refused rather than stored as infinity or zero.
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        folded = covariance * scales[:, np.newaxis] * scales[np.newaxis, :]
+    variances = np.diagonal(folded, axis1=-2, axis2=-1)
+    before = np.diagonal(covariance, axis1=-2, axis2=-1)
+    if not np.all(np.isfinite(folded)) or np.any((variances == 0) & (before > 0)):
+        size = "large" if not np.all(np.isfinite(folded)) else "small"
+        raise ValueError(
+            f"The features of X are too {size} to represent {name} in float64: the "
+            "variances would leave the floating-point range. Rescale the features "
+            "(for example divide each by its standard deviation)."
+        )
+    return folded
 
 
 def check_deviations(deviations):

@@ -34,7 +34,10 @@ from ._statistics import (
     check_priors,
     cholesky_or_none,
     class_means,
+    feature_scales,
+    fold_covariance,
     ledoit_wolf_covariance,
+    scaled_copy,
     scoring_dtype,
     shrink,
 )
@@ -199,6 +202,11 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
             check_scalar(self.n_components, "n_components", numbers.Integral, low=1,
                          high=max_components)
 
+        # features near 1e150 or 1e-150 would overflow or underflow the scatter
+        # matrices: fit on features rescaled by powers of two, then fold back
+        scales = feature_scales(X)
+        if scales is not None:
+            X = scaled_copy(X, scales)
         counts, means = class_means(X, codes, n_classes, sample_weight)
         self.priors_ = check_priors(self.priors, counts)
         self.means_ = means
@@ -220,7 +228,18 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
         wanted = max_components if self.n_components is None else self.n_components
         self.explained_variance_ratio_ = ratios[:wanted]
         self.n_components_ = min(wanted, self.scalings_.shape[1])
+        if scales is not None:
+            self._fold_scales(scales)
         self._set_discriminants()
+
+    def _fold_scales(self, scales):
+        """Attributes fitted on ``X / scales`` expressed in the units of ``X``."""
+        if hasattr(self, "covariance_"):
+            self.covariance_ = fold_covariance("covariance_", self.covariance_, scales)
+        self.means_ = self.means_ * scales
+        if hasattr(self, "xbar_"):
+            self.xbar_ = self.xbar_ * scales
+        self.scalings_ = self.scalings_ / scales[:, np.newaxis]
 
     def _set_discriminants(self):
         """``coef_`` and ``intercept_`` from the centred discriminants."""

@@ -32,7 +32,10 @@ from ._statistics import (
     check_deviations,
     check_priors,
     cholesky_or_none,
+    feature_scales,
+    fold_covariance,
     group_by_class,
+    scaled_copy,
     scoring_dtype,
 )
 
@@ -160,6 +163,22 @@ class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
                     )
         self.priors_ = check_priors(self.priors, totals)
 
+        # features near 1e150 or 1e-150 would overflow or underflow the covariances:
+        # fit on features rescaled by powers of two s_j, then fold back.  In those
+        # units the regularisation r I of the units of X is r S^-2.
+        scales = feature_scales(X)
+        identity = np.ones(n_features)
+        if scales is not None:
+            X = scaled_copy(X, scales)
+            with np.errstate(over="ignore"):
+                identity = (1.0 / scales) ** 2
+            if reg_param > 0 and not np.all(np.isfinite(identity)):
+                raise ValueError(
+                    "The features of X are too small for reg_param > 0 in float64: "
+                    "the regularisation reg_param * I would swamp their covariance "
+                    "beyond the floating-point range. Rescale the features (for "
+                    "example divide each by its standard deviation)."
+                )
         X_sorted, rows = group_by_class(X, codes, n_classes)
         means = np.empty((n_classes, n_features))
         covariances = np.empty((n_classes, n_features, n_features))
@@ -167,7 +186,8 @@ class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
         log_determinants = np.empty(n_classes)
         for k, label in enumerate(self.classes_):
             means[k], covariances[k] = _class_covariance(
-                X_sorted[rows[k]], reg_param, None if weights is None else weights[rows[k]])
+                X_sorted[rows[k]], reg_param, identity,
+                None if weights is None else weights[rows[k]])
             factor, feature = cholesky_or_none(covariances[k])
             if factor is None:
                 raise ValueError(_singular_message(label, feature, counts[k],
@@ -175,6 +195,12 @@ class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
             precision_factors[k] = linalg.solve_triangular(factor, np.eye(n_features),
                                                            lower=True)
             log_determinants[k] = 2.0 * np.sum(np.log(np.diag(factor)))
+        if scales is not None:  # L = S L', so L^-1 = L'^-1 S^-1
+            if self.store_covariance:
+                covariances = fold_covariance("covariance_", covariances, scales)
+            means *= scales
+            precision_factors /= scales
+            log_determinants += 2.0 * np.sum(np.log(scales))
         self.means_ = means
         self.precision_factors_ = precision_factors
         self.log_determinants_ = log_determinants
@@ -191,8 +217,9 @@ class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
         return -0.5 * (distances + self.log_determinants_) + np.log(self.priors_)
 
 
-def _class_covariance(samples, reg_param, weights=None):
-    """Mean and regularised covariance ``(1 - r) Sigma + r I`` of one class.
+def _class_covariance(samples, reg_param, identity, weights=None):
+    """Mean and regularised covariance ``(1 - r) Sigma + r diag(identity)`` of one
+    class (``identity`` is all ones unless the features were rescaled).
 
     ``samples`` is a float64 array the caller no longer needs: it is centred in place.
     Sigma is normalised by N_i - 1 as in the course; with frequency ``weights`` the
@@ -211,7 +238,7 @@ def _class_covariance(samples, reg_param, weights=None):
         covariance = (samples * weights[:, np.newaxis]).T @ samples / (total - 1)
     if reg_param > 0:
         covariance *= 1.0 - reg_param
-        covariance.flat[:: covariance.shape[0] + 1] += reg_param
+        covariance.flat[:: covariance.shape[0] + 1] += reg_param * identity
     return mean, covariance
 
 

@@ -44,6 +44,7 @@ import numpy as np
 from libc.math cimport INFINITY, sqrt
 from libc.stdlib cimport free, malloc, realloc
 
+from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors._distances cimport (
     CHEBYSHEV, CITYBLOCK, MetricKind, SQEUCLIDEAN, chebyshev_dist, cityblock_dist,
@@ -264,6 +265,9 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
     cdef Search search
     cdef intp_t i, k = out_idx.shape[1]
     cdef double d_root
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     if queries.shape[0] == 0:
         return
     search.k = k
@@ -279,6 +283,11 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
                    &centers[0, 0], &out_dist[i, 0])
             heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)
             out_evals[i] = search.n_evals
+            if stop_after(&watch, (search.n_evals + 1) * tree.n_features):
+                stopped = True
+                break
+    if stopped:
+        raise_interrupt()
 
 
 def radius_search(int kind, double p, const floating[:, ::1] queries,
@@ -301,6 +310,9 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
     cdef intp_t i, start
     cdef double d_root
     cdef floating dummy = 0
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     search.k = 0
     search.failed = False
     search.n_found = 0
@@ -324,7 +336,12 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
                       search.n_found - start)
             heap_sort(&search.found_rdist[start], &search.found_idx[start],
                       search.n_found - start)
+            if stop_after(&watch, (search.n_evals + 1) * tree.n_features):
+                stopped = True
+                break
     try:
+        if stopped:
+            raise_interrupt()
         if search.failed:
             raise MemoryError()
         indices = np.empty(search.n_found, dtype=np.intp)

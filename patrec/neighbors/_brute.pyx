@@ -44,12 +44,14 @@
 #
 # Callers (patrec/neighbors/brute.py) validate everything first: C-contiguous arrays
 # of one dtype, matching feature counts, 1 <= k <= n_train.  Both loops release the
-# GIL; the Python side runs ranges of query rows in threads.
+# GIL; the Python side runs ranges of query rows in threads.  Every few milliseconds
+# of work they look for Ctrl-C (patrec/_signals.pxd) and stop with KeyboardInterrupt.
 
 from libc.stdlib cimport free, malloc
 from libc.float cimport DBL_EPSILON, DBL_MAX, DBL_MIN, FLT_EPSILON, FLT_MAX, FLT_MIN
 from scipy.linalg.cython_blas cimport dgemm, sgemm
 
+from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport float32_t, float64_t, floating, intp_t
 from patrec.neighbors._distances cimport MetricKind, rdist, sqeuclidean_rdist
 from patrec.neighbors._heap cimport heap_init, heap_push, heap_sort
@@ -72,6 +74,9 @@ def knn_direct(int kind, double p, const floating[:, ::1] queries,
     cdef intp_t q0, q1, t0, t1, i, j
     cdef MetricKind metric = <MetricKind> kind
     cdef floating d
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     if n_queries == 0:
         return
     with nogil:
@@ -88,10 +93,17 @@ def knn_direct(int kind, double p, const floating[:, ::1] queries,
                         d = rdist(metric, p, &queries[i, 0], &train[j, 0], n_features)
                         if d <= out_dist[i, 0]:
                             heap_push(&out_dist[i, 0], &out_idx[i, 0], k, d, j)
+                if stop_after(&watch, (q1 - q0) * (t1 - t0) * n_features):
+                    stopped = True
+                    break
                 t0 = t1
+            if stopped:
+                break
             for i in range(q0, q1):
                 heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)
             q0 = q1
+    if stopped:
+        raise_interrupt()
 
 
 ctypedef fused gemm_t:
@@ -186,6 +198,9 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef intp_t g, group_end, passed
     # counting first pays off when a GEMM entry costs many flops
     cdef bint count_first = n_features >= 16
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     if n_queries == 0:
         return
     if block_queries <= 0:  # larger blocks pay off when the GEMM dominates
@@ -260,9 +275,16 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                                                      query_sqnorms[i], floor)
                         j = group_end
                 t0 = t1
+                if stop_after(&watch, bq * bt * n_features):
+                    stopped = True
+                    break
+            if stopped:
+                break
             for i in range(q0, q1):
                 heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)
             q0 = q1
         free(query_block)
         free(query_sqnorms)
         free(dots)
+    if stopped:
+        raise_interrupt()

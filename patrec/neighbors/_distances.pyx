@@ -2,11 +2,12 @@
 # them.  The loops take typed memoryviews already validated in Python
 # (patrec/neighbors/metrics.py): C-contiguous, same dtype, matching feature counts,
 # a known metric kind and p >= 1.  They release the GIL, so callers may run row
-# ranges in threads.
+# ranges in threads, and look for Ctrl-C every few milliseconds (_signals.pxd).
 
 from libc.float cimport DBL_MAX, DBL_MIN
 from libc.math cimport INFINITY, fabs, pow, sqrt
 
+from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 
 
@@ -107,19 +108,28 @@ cdef double dist_to_rdist(MetricKind kind, double p, double d) noexcept nogil:
     return d
 
 
-cdef void _rdist_rows(MetricKind kind, double p, const floating[:, ::1] X,
+cdef bint _rdist_rows(MetricKind kind, double p, const floating[:, ::1] X,
                       const floating[:, ::1] Y, floating[:, ::1] out) noexcept nogil:
+    """Fill the rows; False when Ctrl-C stopped it part way."""
     cdef intp_t i, j, n_features = X.shape[1]
+    cdef SignalWatch watch
+    watch.work = 0
     for i in range(X.shape[0]):
         for j in range(Y.shape[0]):
             out[i, j] = rdist(kind, p, &X[i, 0], &Y[j, 0], n_features)
+        if stop_after(&watch, Y.shape[0] * n_features):
+            return False
+    return True
 
 
 def pairwise_rdist(int kind, double p, const floating[:, ::1] X,
                    const floating[:, ::1] Y, floating[:, ::1] out):
     """Fill ``out[i, j]`` with the reduced distance between ``X[i]`` and ``Y[j]``."""
+    cdef bint done
     with nogil:
-        _rdist_rows(<MetricKind> kind, p, X, Y, out)
+        done = _rdist_rows(<MetricKind> kind, p, X, Y, out)
+    if not done:
+        raise_interrupt()
 
 
 cdef inline void _sqeuclidean_4(const floating* x, const floating* y, intp_t n_features,
@@ -161,6 +171,9 @@ def group_min_rdist(int kind, double p, const floating[:, ::1] X,
     cdef floating value, best
     cdef floating block[4]
     cdef MetricKind metric = <MetricKind> kind
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     with nogil:
         for i in range(X.shape[0]):
             for g in range(n_groups):
@@ -187,6 +200,11 @@ def group_min_rdist(int kind, double p, const floating[:, ::1] X,
                     best = out[i, g]
                     best_group = g
             nearest[i] = best_group
+            if stop_after(&watch, n_rows * n_features):
+                stopped = True
+                break
+    if stopped:
+        raise_interrupt()
 
 
 def rdist_to_dist_inplace(int kind, double p, floating[:, ::1] values):

@@ -100,6 +100,21 @@ class BruteForce(NeighborIndex):
         self._centered = centered.astype(fitting[0], copy=False)
         self._sqnorms = np.einsum("ij,ij->i", self._centered, self._centered)
 
+    # The GEMM filter's centred copy of the training set is rebuilt on unpickling,
+    # so a pickle holds the training data once.
+    _DERIVED = ("_center", "_centered", "_sqnorms")
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        for name in self._DERIVED:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if self._use_gemm:
+            self._prepare_gemm_filter()
+
     def _kneighbors(self, X, distances, indices, evaluations):
         if self._use_gemm:
             _brute.knn_gemm(X, self._data, self._centered, self._sqnorms, self._center,

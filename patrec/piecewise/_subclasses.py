@@ -67,7 +67,7 @@ def subclass_means(members, mapped, count, rng, weights=None):
         # kmeans2 warns when a cluster ends empty (and, with fewer distinct points
         # than clusters, while seeding); an empty cluster gets a sample below.
         warnings.simplefilter("ignore")
-        _, assignment = kmeans2(mapped.astype(np.float64), count, minit="++", seed=rng)
+        _, assignment = kmeans2(_moderate(mapped), count, minit="++", seed=rng)
     means = np.empty((count, members.shape[1]), dtype=np.float64)
     for cluster in range(count):
         inside = members[assignment == cluster]
@@ -92,7 +92,7 @@ def weighted_kmeans(members, mapped, weights, count, rng):
     zero is never drawn and moves no centre.  Each step costs
     O(n_members * count * n_features).
     """
-    points = mapped.astype(np.float64)
+    points = _moderate(mapped)
     centres = np.empty((count, points.shape[1]))
     closest = None  # squared distance of every point to its nearest centre so far
     for c in range(count):
@@ -122,3 +122,17 @@ def weighted_kmeans(members, mapped, weights, count, rng):
         else:  # an empty cluster gets a sample of positive weight
             means[cluster] = members[rng.choice(np.flatnonzero(weights > 0))]
     return means
+
+
+def _moderate(points):
+    """``points`` in float64, divided by a power of two when their magnitude is extreme.
+
+    SciPy's kmeans2 crashes on points near 1e154 (its squared distances overflow);
+    dividing every point by one power of two is exact and leaves the k-means
+    assignments as they are.
+    """
+    points = points.astype(np.float64)
+    largest = float(np.max(np.abs(points), initial=0.0))
+    if largest > 2.0**64 or 0.0 < largest < 2.0**-64:
+        points /= np.ldexp(1.0, int(np.frexp(largest)[1]))
+    return points

@@ -1,0 +1,3 @@
+# Type stub of the compiled module patrec._signals.
+
+def request_stop(stop: bool) -> None: ...

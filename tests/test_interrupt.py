@@ -1,0 +1,117 @@
+"""Ctrl-C inside compiled loops: KeyboardInterrupt within about a second, and the
+estimator left as it was before the call.
+
+Each case runs in a subprocess that prints ``ready`` just before a long call; the test
+then sends SIGINT and times how long the child takes to report the interrupt.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+# shared preamble: a fitted model to compare with after the interrupted call
+PREAMBLE = """
+import sys, time
+import numpy as np
+rng = np.random.default_rng(0)
+small_X = rng.normal(size=(200, 8)); small_y = (small_X[:, 0] > 0).astype(int)
+big_X = rng.normal(size=({n_train}, 8)); big_y = (big_X[:, 0] > 0).astype(int)
+queries = rng.normal(size=({n_queries}, 8))
+"""
+
+CASES = {
+    # brute force over every query: knn_gemm
+    "brute-query": ("""
+from patrec import KNeighborsClassifier
+clf = KNeighborsClassifier(algorithm="brute").fit(big_X, big_y)
+call = lambda: clf.kneighbors(queries)
+""", 200_000, 2_000_000),
+    # the direct (non-GEMM) brute-force loop, on two threads
+    "brute-direct-threads": ("""
+from patrec import KNeighborsClassifier
+clf = KNeighborsClassifier(algorithm="brute", metric="cityblock", n_jobs=2)
+clf.fit(big_X, big_y)
+call = lambda: clf.kneighbors(queries)
+""", 200_000, 2_000_000),
+    # a tree query in high dimension (where it prunes little)
+    "tree-query": ("""
+from patrec.neighbors import BranchBoundTree
+big_X = rng.normal(size=(big_X.shape[0], 64)); queries = rng.normal(size=(len(queries), 64))
+clf = BranchBoundTree(big_X)
+call = lambda: clf.query(queries, k=5)
+""", 100_000, 200_000),
+    # a refit that builds a tree: the earlier model must survive it
+    "tree-refit": ("""
+from patrec import KNeighborsClassifier
+clf = KNeighborsClassifier(algorithm="bnb").fit(small_X, small_y)
+call = lambda: clf.fit(big_X, big_y)
+""", 2_000_000, 1),
+    # QDA's discriminant kernel
+    "qda-predict": ("""
+from patrec import QDA
+queries = rng.normal(size=(500_000, 100)); small_X = rng.normal(size=(2000, 100))
+clf = QDA().fit(small_X, (small_X[:, 0] > 0).astype(int))
+# a few calls in a row: one takes about a second on an idle machine
+call = lambda: [clf.predict_proba(queries) for _ in range(20)]
+""", 10, 10),
+    # an epoch learner refit (its epoch loop is Python)
+    "perceptron-refit": ("""
+from patrec import LinearMachine
+clf = LinearMachine().fit(small_X, small_y)
+clf.set_params(max_epochs=100000)
+big_X[:, 0] += rng.normal(size=len(big_X))  # not separable: all epochs run
+call = lambda: clf.fit(big_X, big_y)
+""", 200_000, 1),
+}
+
+BODY = """
+before = {k: v for k, v in vars(clf).items() if k.endswith("_")}
+expected = clf.predict(small_X[:, :clf.n_features_in_]) if hasattr(clf, "predict") \\
+    else clf.query(queries[:5, :clf.n_features], k=5)[1]
+print("ready", flush=True)
+start = time.perf_counter()
+try:
+    call()
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    after = {k: v for k, v in vars(clf).items() if k.endswith("_")}
+    assert after.keys() == before.keys(), (after.keys(), before.keys())
+    assert all(after[k] is before[k] for k in before)
+    again = clf.predict(small_X[:, :clf.n_features_in_]) if hasattr(clf, "predict") \\
+        else clf.query(queries[:5, :clf.n_features], k=5)[1]
+    assert np.array_equal(again, expected)
+    print("unchanged", flush=True)
+    sys.exit(0)
+print("finished before the interrupt", time.perf_counter() - start, flush=True)
+sys.exit(1)
+"""
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_ctrl_c_stops_a_long_call_and_leaves_the_estimator_unchanged(case):
+    setup, n_train, n_queries = CASES[case]
+    script = PREAMBLE.format(n_train=n_train, n_queries=n_queries) + setup + BODY
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "ready", child.stderr.read()
+        time.sleep(1.0)  # well inside the long call
+        sent = time.perf_counter()
+        child.send_signal(signal.SIGINT)
+        line = child.stdout.readline().strip()
+        delay = time.perf_counter() - sent
+        rest = child.stdout.read()
+        child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert line == "interrupted", (line, rest, child.stderr.read())
+    assert "unchanged" in rest and child.returncode == 0, child.stderr.read()
+    # "within a second" on an idle machine; this 2-core machine is shared and busy
+    assert delay < 3.0, delay
+    print(f"{case}: KeyboardInterrupt {delay:.3f} s after SIGINT")

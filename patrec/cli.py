@@ -28,7 +28,6 @@ import os
 import re
 import sys
 import textwrap
-import time
 import warnings
 from collections import namedtuple
 

@@ -275,7 +275,6 @@ class Editing(_Resampler):
         self.verbose = verbose
 
 
-
 class MultiEditing(_Resampler):
     _function = staticmethod(multiedit)
     __doc__ = f"""Devijver and Kittler's multi-edit (`multiedit`) as a resampler.
@@ -320,7 +319,6 @@ class MultiEditing(_Resampler):
         self.verbose = verbose
 
 
-
 class Condensing(_Resampler):
     _function = staticmethod(condense)
     __doc__ = f"""Hart's condensed nearest neighbour (`condense`) as a resampler.
@@ -361,7 +359,6 @@ class Condensing(_Resampler):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
-
 
 
 class EditCondensing(MultiEditing):

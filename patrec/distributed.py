@@ -78,7 +78,7 @@ reject_label
         Number of features.
     n_shards_ : int
         Number of shards (row blocks of the training array).
-    shard_offsets_ : ndarray of shape (n_shards_ + 1,)
+    shard_offsets_ : ndarray of shape (``n_shards_`` + 1,)
         Shard s holds the training rows ``shard_offsets_[s]:shard_offsets_[s + 1]``.
     shard_algorithms_ : list of str
         The search method each shard uses, ``"brute"`` or ``"bnb"``.

@@ -59,6 +59,22 @@ from patrec.neighbors._heap cimport heap_init, heap_push, heap_sort
 
 cdef enum:
     GROUP = 64  # candidates tested together by the GEMM filter
+    QUERY_BLOCK = 1024  # queries per GEMM (see _train_block)
+
+
+cdef inline intp_t _train_block(intp_t block_queries, intp_t n_features,
+                                size_t itemsize) noexcept nogil:
+    """Training rows per GEMM for a block of queries.
+
+    The GEMM packs its operands before multiplying: the training chunk once per
+    query block and the query block once per training chunk, so both blocks should
+    be large.  But the filter reads the block of dot products back right after the
+    GEMM wrote it, which is fast only while it stays in cache: about 1 MiB (the size
+    of a core's L2 cache) when the GEMM spends few flops per entry, 4 MiB (part of a
+    shared L3) when it spends many (n_features >= 256).
+    """
+    cdef size_t budget = (4 if n_features >= 256 else 1) << 20
+    return max(128, min(8192, <intp_t> (budget // (itemsize * block_queries))))
 
 
 def knn_direct(int kind, double p, const floating[:, ::1] queries,
@@ -144,6 +160,16 @@ cdef inline gemm_t _filter_limit(double kth, gemm_t keep, gemm_t query_sqnorm,
     return <gemm_t> ((kth + floor - keep * query_sqnorm) / 2)
 
 
+cdef inline bint _any_pass(const gemm_t* dots, const gemm_t* norms, intp_t n,
+                           gemm_t half_keep, gemm_t limit) noexcept nogil:
+    """Does any candidate of a group pass the filter?  (A loop without branches.)"""
+    cdef intp_t g
+    cdef int hit = 0
+    for g in range(n):
+        hit |= half_keep * norms[g] - dots[g] <= limit
+    return hit
+
+
 cdef inline void _direct_block(const floating* query, const floating* train,
                                intp_t n_train, intp_t n_features, intp_t offset,
                                floating* kth, intp_t* heap_idx,
@@ -187,19 +213,17 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef floating* kth
     cdef const gemm_t* dots_row
     cdef const gemm_t* norms
-    cdef intp_t g, group_end, passed
-    # counting first pays off when a GEMM entry costs many flops
-    cdef bint count_first = n_features >= 16
+    cdef intp_t g, group_end
     cdef SignalWatch watch
     cdef bint stopped = False
     watch.work = 0
     if n_queries == 0:
         return
-    if block_queries <= 0:  # larger blocks pay off when the GEMM dominates
-        block_queries = 256 if n_features >= 256 else 128
-    if block_train <= 0:
-        block_train = 2048 if n_features >= 256 else 1024
+    if block_queries <= 0:
+        block_queries = QUERY_BLOCK
     block_queries = min(block_queries, n_queries)
+    if block_train <= 0:
+        block_train = _train_block(block_queries, n_features, sizeof(gemm_t))
     block_train = min(block_train, n_train)
     with nogil:
         query_block = <gemm_t*> malloc(block_queries * n_features * sizeof(gemm_t))
@@ -243,23 +267,13 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                         continue
                     limit = _filter_limit(kth[0], keep, query_sqnorms[i], floor)
                     dots_row = &dots[i * bt]
-                    if not count_first:
-                        for j in range(bt):
-                            if half_keep * norms[j] - dots_row[j] <= limit:
-                                limit = _recheck(&queries[row, 0], &train[t0 + j, 0],
-                                                 n_features, kth, &out_idx[row, 0], k,
-                                                 t0 + j, limit, keep, query_sqnorms[i],
-                                                 floor)
-                        continue
                     j = 0
                     while j < bt:
-                        # count the candidates of a group that pass (a loop the
-                        # compiler vectorises); look at them one by one only if any
+                        # one vectorised test per group of candidates; look at them
+                        # one by one only if any of them passes
                         group_end = min(j + GROUP, bt)
-                        passed = 0
-                        for g in range(j, group_end):
-                            passed += half_keep * norms[g] - dots_row[g] <= limit
-                        if passed:
+                        if _any_pass(&dots_row[j], &norms[j], group_end - j, half_keep,
+                                     limit):
                             for g in range(j, group_end):
                                 if half_keep * norms[g] - dots_row[g] <= limit:
                                     limit = _recheck(&queries[row, 0], &train[t0 + g, 0],

@@ -1,0 +1,104 @@
+"""Brute force against FAISS IndexFlatL2 and scikit-learn-intelex, all single thread.
+
+Usage: python benchmarks/bench_brute_dev.py [d=64,784] [dtype=float32,float64]
+       [k=1,5,10] [n=50000] [q=1000] [repeats=5] [data=normal] [gemm]
+
+Ratios = peer time / patrec time (above 1: patrec faster), medians of interleaved
+repeats of CPU time (wall-time ratios in brackets; the machine is shared).  ``gemm`` adds the time of patrec's GEMM calls alone (same block shapes).
+Training sizes default to 50 000 points at d = 64 and 20 000 at d = 784.
+"""
+import sys
+import time
+
+import _common  # noqa: F401  (single-thread BLAS before numpy)
+
+import numpy as np
+
+import daal4py
+daal4py.daalinit(1)
+import faiss  # noqa: E402
+faiss.omp_set_num_threads(1)
+from sklearnex.neighbors import NearestNeighbors as XNN  # noqa: E402
+from scipy.linalg import blas  # noqa: E402
+
+from patrec.neighbors import BruteForce  # noqa: E402
+
+ARGS = dict(arg.split("=", 1) if "=" in arg else (arg, "1") for arg in sys.argv[1:])
+
+
+def values(name, default, cast=int):
+    return [cast(v) for v in ARGS.get(name, default).split(",")]
+
+
+def interleaved(calls, repeats):
+    """Median CPU time (process_time: on a loaded machine it counts only the time
+    this process ran) and median wall time of each call, timed in rotation."""
+    cpu = {name: [] for name in calls}
+    wall = {name: [] for name in calls}
+    for name, call in calls.items():  # warm up
+        call()
+    for _ in range(repeats):
+        for name, call in calls.items():
+            start, start_cpu = time.perf_counter(), time.process_time()
+            call()
+            cpu[name].append(time.process_time() - start_cpu)
+            wall[name].append(time.perf_counter() - start)
+    return ({name: float(np.median(v)) for name, v in cpu.items()},
+            {name: float(np.median(v)) for name, v in wall.items()})
+
+
+def make(kind, n, d, rng):
+    if kind == "normal":
+        return rng.normal(size=(n, d))
+    if kind == "uniform":
+        return rng.uniform(size=(n, d))
+    centers = rng.normal(size=(50, d))
+    return centers[rng.integers(0, 50, n)] + rng.normal(scale=0.3, size=(n, d))
+
+
+def gemm_only(index, Q, bq, bt):
+    C = index._centered
+    gemm = blas.sgemm if C.dtype == np.float32 else blas.dgemm
+    Qc = (Q - index._center).astype(C.dtype)
+    for q0 in range(0, len(Qc), bq):
+        for t0 in range(0, len(C), bt):
+            gemm(1.0, C[t0:t0 + bt], Qc[q0:q0 + bq], trans_b=True)
+
+
+def main():
+    repeats = values("repeats", "5")[0]
+    for d in values("d", "64,784"):
+        default_n = "50000" if d < 256 else "20000"
+        for n in values("n", default_n):
+            for nq in values("q", "1000"):
+                for kind in values("data", "normal", str):
+                    rng = np.random.default_rng(d)
+                    X0, Q0 = make(kind, n + nq, d, rng)[:n], None
+                    Q0 = make(kind, n + nq, d, np.random.default_rng(d))[n:]
+                    for dtype in values("dtype", "float32,float64", str):
+                        X, Q = X0.astype(dtype), Q0.astype(dtype)
+                        index = BruteForce(X)
+                        flat = faiss.IndexFlatL2(d)
+                        flat.add(X.astype(np.float32))
+                        Q32 = Q.astype(np.float32)
+                        xnn = XNN(algorithm="brute").fit(X)
+                        for k in values("k", "1,5,10"):
+                            calls = {"patrec": lambda: index.query(Q, k=k),
+                                     "faiss": lambda: flat.search(Q32, k),
+                                     "intelex": lambda: xnn.kneighbors(Q, k)}
+                            if "gemm" in ARGS:
+                                bq = 256 if d >= 256 else 128
+                                bt = 2048 if d >= 256 else 1024
+                                calls["gemm"] = lambda: gemm_only(index, Q, bq, bt)
+                            t, w = interleaved(calls, repeats)
+                            line = (f"d={d:4d} n={n:6d} q={nq:5d} {kind:7s} {dtype} k={k:2d}"
+                                    f"  patrec {t['patrec'] * 1e3:7.1f} ms cpu")
+                            for peer in ("faiss", "intelex", "gemm"):
+                                if peer in t:
+                                    line += (f"  {peer} {t[peer] / t['patrec']:5.2f}"
+                                             f" (wall {w[peer] / w['patrec']:4.2f})")
+                            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -58,7 +58,7 @@ from patrec.neighbors._distances cimport MetricKind, rdist, sqeuclidean_rdist
 from patrec.neighbors._heap cimport heap_init, heap_push, heap_sort
 
 cdef enum:
-    GROUP = 64  # candidates tested together by the GEMM filter
+    GROUP = 32  # candidates tested together by the GEMM filter
     QUERY_BLOCK = 1024  # queries per GEMM (see _train_block)
 
 
@@ -130,10 +130,11 @@ ctypedef fused gemm_t:
 
 cdef inline void _gemm(gemm_t* a, gemm_t* b, gemm_t* c, int m, int n,
                        int k) noexcept nogil:
-    """c (column-major m x n) = a^T b with a a (k x m) and b a (k x n) column block.
+    """c (column-major m x n) -= a^T b with a a (k x m) and b a (k x n) column block.
 
     Called with a = training chunk and b = query block, both row-major with k columns,
-    so that c[j + i * m] = <query i, train j>.
+    so that c[j + i * m] loses <query i, train j>.  (Updating c, beta = 1, spares the
+    BLAS its pass that zeroes c for beta = 0.)
     """
     cdef char trans_a = b'T', trans_b = b'N'
     cdef gemm_t one = 1, zero = 0
@@ -143,30 +144,53 @@ cdef inline void _gemm(gemm_t* a, gemm_t* b, gemm_t* c, int m, int n,
         dgemm(&trans_a, &trans_b, &m, &n, &k, &one, a, &k, b, &k, &zero, c, &m)
 
 
-cdef inline gemm_t _recheck(const floating* query, const floating* sample,
-                            intp_t n_features, floating* kth, intp_t* heap_idx,
-                            intp_t k, intp_t index, gemm_t limit, gemm_t keep,
-                            gemm_t query_sqnorm, double floor) noexcept nogil:
-    """Offer a candidate with its direct distance; return the (new) filter limit."""
-    cdef floating d = sqeuclidean_rdist(query, sample, n_features)
-    if heap_push(kth, heap_idx, k, d, index):
-        return _filter_limit(kth[0], keep, query_sqnorm, floor)
-    return limit
-
-
 cdef inline gemm_t _filter_limit(double kth, gemm_t keep, gemm_t query_sqnorm,
                                  double floor) noexcept nogil:
     """Half the most a candidate's keep * (|q|^2 + |t|^2) - 2 q.t may be."""
     return <gemm_t> ((kth + floor - keep * query_sqnorm) / 2)
 
 
-cdef inline bint _any_pass(const gemm_t* dots, const gemm_t* norms, intp_t n,
-                           gemm_t half_keep, gemm_t limit) noexcept nogil:
-    """Does any candidate of a group pass the filter?  (A loop without branches.)"""
+cdef inline void _filter_row(const floating* query, const floating* train,
+                             intp_t n_features, intp_t offset, const gemm_t* dots,
+                             const gemm_t* half_norms, const gemm_t* norms, intp_t n_train, gemm_t norm_max,
+                             floating* kth, intp_t* heap_idx, intp_t k, gemm_t keep,
+                             gemm_t half_slack, gemm_t query_sqnorm,
+                             double floor) noexcept nogil:
+    """Offer one query the training chunk's candidates that pass the GEMM filter.
+
+    ``values[j]`` = |t_j|^2 / 2 - q.t_j as the GEMM computed it, ``norms[j]`` =
+    |t_j|^2, ``norm_max`` their largest.  Candidate j may enter only if
+        keep * (|q|^2 + |t_j|^2) - 2 q.t_j <= k-th best + floor,
+    tested halved: values[j] - half_slack |t_j|^2 <= limit.  A group of candidates
+    is first tested at once against the looser limit + half_slack norm_max (a
+    branch-free loop), and only a group where some value passes is looked at
+    candidate by candidate; only a candidate that passes both tests is re-checked.
+    """
+    cdef gemm_t limit = _filter_limit(kth[0], keep, query_sqnorm, floor)
+    cdef gemm_t loose = limit + half_slack * norm_max
+    cdef intp_t j = 0, g, group_end
+    cdef floating d
+    cdef gemm_t value
+    while j < n_train:
+        group_end = min(j + GROUP, n_train)
+        if _any_at_most(&half_norms[j], &dots[j], group_end - j, loose):
+            for g in range(j, group_end):
+                value = half_norms[g] - dots[g]
+                if value <= loose and value - half_slack * norms[g] <= limit:
+                    d = sqeuclidean_rdist(query, &train[g * n_features], n_features)
+                    if heap_push(kth, heap_idx, k, d, offset + g):
+                        limit = _filter_limit(kth[0], keep, query_sqnorm, floor)
+                        loose = limit + half_slack * norm_max
+        j = group_end
+
+
+cdef inline bint _any_at_most(const gemm_t* half_norms, const gemm_t* dots, intp_t n,
+                              gemm_t limit) noexcept nogil:
+    """Is any half_norms[j] - dots[j] at most ``limit``?  (A loop without branches.)"""
     cdef intp_t g
     cdef int hit = 0
     for g in range(n):
-        hit |= half_keep * norms[g] - dots[g] <= limit
+        hit |= half_norms[g] - dots[g] <= limit
     return hit
 
 
@@ -202,18 +226,16 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef double eps = FLT_EPSILON / 2 if gemm_t is float32_t else DBL_EPSILON / 2
     cdef double tiny = FLT_MIN if gemm_t is float32_t else DBL_MIN
     cdef gemm_t keep = <gemm_t> (1.0 - 8.0 * (n_features + 8) * eps)
-    cdef gemm_t half_keep = keep / 2
+    cdef gemm_t half_slack = <gemm_t> ((1.0 - <double> keep) / 2)
     cdef double floor = 8.0 * (n_features + 8) * tiny
     # a query norm above this could overflow the filter: such rows go direct
-    cdef double norm_max = (FLT_MAX if gemm_t is float32_t else DBL_MAX) / 64
-    cdef gemm_t limit
+    cdef double query_norm_limit = (FLT_MAX if gemm_t is float32_t else DBL_MAX) / 64
     cdef gemm_t* query_block = NULL
     cdef gemm_t* query_sqnorms = NULL
     cdef gemm_t* dots = NULL
-    cdef floating* kth
-    cdef const gemm_t* dots_row
+    cdef gemm_t* half_norms = NULL
     cdef const gemm_t* norms
-    cdef intp_t g, group_end
+    cdef gemm_t chunk_norm_max
     cdef SignalWatch watch
     cdef bint stopped = False
     watch.work = 0
@@ -229,10 +251,13 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
         query_block = <gemm_t*> malloc(block_queries * n_features * sizeof(gemm_t))
         query_sqnorms = <gemm_t*> malloc(block_queries * sizeof(gemm_t))
         dots = <gemm_t*> malloc(block_queries * block_train * sizeof(gemm_t))
-        if query_block == NULL or query_sqnorms == NULL or dots == NULL:
+        half_norms = <gemm_t*> malloc(block_train * sizeof(gemm_t))
+        if (query_block == NULL or query_sqnorms == NULL or dots == NULL
+                or half_norms == NULL):
             free(query_block)
             free(query_sqnorms)
             free(dots)
+            free(half_norms)
             with gil:
                 raise MemoryError()
         for i in range(n_queries):
@@ -253,34 +278,23 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                 t1 = min(t0 + block_train, n_train)
                 bt = t1 - t0
                 norms = &train_sqnorms[t0]
+                chunk_norm_max = 0
+                for j in range(bt):
+                    half_norms[j] = norms[j] / 2
+                    chunk_norm_max = max(chunk_norm_max, norms[j])
                 _gemm(<gemm_t*> &train_centered[t0, 0], query_block, dots,
                       <int> bt, <int> bq, <int> n_features)
                 for i in range(bq):
                     row = q0 + i
-                    kth = &out_dist[row, 0]
-                    # candidate j may enter only if
-                    #   keep * (|q|^2 + |t_j|^2) - 2 q.t_j <= k-th best,
-                    # tested halved (exact in floating point) to spare a product.
-                    if not query_sqnorms[i] <= norm_max:  # (also catches NaN)
+                    if query_sqnorms[i] <= query_norm_limit:  # (False for NaN too)
+                        _filter_row(&queries[row, 0], &train[t0, 0], n_features, t0,
+                                    &dots[i * bt], half_norms, norms, bt, chunk_norm_max,
+                                    &out_dist[row, 0], &out_idx[row, 0], k, keep,
+                                    half_slack, query_sqnorms[i], floor)
+                    else:
                         _direct_block(&queries[row, 0], &train[t0, 0], bt,
-                                      n_features, t0, kth, &out_idx[row, 0], k)
-                        continue
-                    limit = _filter_limit(kth[0], keep, query_sqnorms[i], floor)
-                    dots_row = &dots[i * bt]
-                    j = 0
-                    while j < bt:
-                        # one vectorised test per group of candidates; look at them
-                        # one by one only if any of them passes
-                        group_end = min(j + GROUP, bt)
-                        if _any_pass(&dots_row[j], &norms[j], group_end - j, half_keep,
-                                     limit):
-                            for g in range(j, group_end):
-                                if half_keep * norms[g] - dots_row[g] <= limit:
-                                    limit = _recheck(&queries[row, 0], &train[t0 + g, 0],
-                                                     n_features, kth, &out_idx[row, 0],
-                                                     k, t0 + g, limit, keep,
-                                                     query_sqnorms[i], floor)
-                        j = group_end
+                                      n_features, t0, &out_dist[row, 0],
+                                      &out_idx[row, 0], k)
                 t0 = t1
                 if stop_after(&watch, bq * bt * n_features):
                     stopped = True
@@ -293,5 +307,6 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
         free(query_block)
         free(query_sqnorms)
         free(dots)
+        free(half_norms)
     if stopped:
         raise_interrupt()

@@ -2,9 +2,18 @@
 
 A kernel that releases the GIL is called once per contiguous range of query rows,
 each call in its own thread (SciPy's ``workers`` approach).  No OpenMP is involved.
+
+While several threads run, BLAS is asked to run one thread in each (through
+threadpoolctl, when it is installed): a multi-threaded BLAS called from every worker
+would put more threads than cores to work, and OpenBLAS's waiting threads spin, so
+such a run can end several times slower than one thread.  Without threadpoolctl,
+set ``OPENBLAS_NUM_THREADS=1`` (or ``OMP_NUM_THREADS``/``MKL_NUM_THREADS``) for the
+same effect.
 """
+import contextlib
 import numbers
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy as np
@@ -12,7 +21,7 @@ import numpy as np
 from ._signals import request_stop
 from ._validation import check_scalar
 
-__all__ = ["effective_n_jobs", "run_row_ranges"]
+__all__ = ["effective_n_jobs", "run_row_ranges", "single_thread_blas"]
 
 
 def effective_n_jobs(n_jobs):
@@ -26,12 +35,52 @@ def effective_n_jobs(n_jobs):
     return max(1, n_jobs if n_jobs > 0 else n_cpus + 1 + n_jobs)
 
 
+_blas_lock = threading.Lock()
+_blas_controller = None
+_blas_limiter = None  # the limit in force, set by the first of the runs under way
+_blas_runs = 0
+
+
+@contextlib.contextmanager
+def single_thread_blas():
+    """A context in which BLAS libraries run one thread (a no-op without threadpoolctl).
+
+    The limit is process-wide while it lasts, like scikit-learn's
+    ``threadpool_limits``; when several calling threads overlap, the first to enter
+    sets it and the last to leave restores the original setting.
+    """
+    global _blas_controller, _blas_limiter, _blas_runs
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        yield
+        return
+    with _blas_lock:
+        if _blas_runs == 0:
+            if _blas_controller is None:
+                # SciPy's BLAS (the one patrec's kernels call) must be loaded before
+                # the controller looks for libraries
+                import scipy.linalg.cython_blas  # noqa: F401
+                _blas_controller = ThreadpoolController()
+            _blas_limiter = _blas_controller.limit(limits=1, user_api="blas")
+        _blas_runs += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_runs -= 1
+            if _blas_runs == 0:
+                _blas_limiter.restore_original_limits()
+                _blas_limiter = None
+
+
 def run_row_ranges(function, n_rows, n_jobs):
     """Call ``function(start, stop)`` over ranges that cover ``0 .. n_rows``.
 
     With one thread this is a single call ``function(0, n_rows)``.  Otherwise the rows
-    are cut into as many nearly equal ranges as threads and the calls run concurrently;
-    ``function`` must release the GIL to gain from it and must write only its own rows.
+    are cut into as many nearly equal ranges as threads and the calls run concurrently,
+    with BLAS limited to one thread each (`single_thread_blas`); ``function`` must
+    release the GIL to gain from it and must write only its own rows.
     On Ctrl-C (which only the calling thread sees) the workers' compiled loops are
     asked to stop (`patrec._signals`) and waited for; the KeyboardInterrupt goes on.
     """
@@ -40,7 +89,7 @@ def run_row_ranges(function, n_rows, n_jobs):
         function(0, n_rows)
         return
     bounds = np.linspace(0, n_rows, n_threads + 1).astype(np.intp)
-    with ThreadPoolExecutor(max_workers=n_threads) as pool:
+    with single_thread_blas(), ThreadPoolExecutor(max_workers=n_threads) as pool:
         futures = [pool.submit(function, int(start), int(stop))
                    for start, stop in zip(bounds[:-1], bounds[1:])]
         try:

@@ -9,6 +9,7 @@ method's.  The loops live in ``_brute.pyx``.
 """
 import numpy as np
 
+from .._parallel import single_thread_blas
 from ._index import NeighborIndex
 from . import _brute, _distances
 
@@ -49,7 +50,9 @@ class BruteForce(NeighborIndex):
     a rounding-error bound of the current k-th best distance is re-computed directly,
     and only direct distances are kept.  The filter runs in float32 (``sgemm``) for
     float32 data and for float64 data with 32 or more features, in float64
-    (``dgemm``) otherwise.
+    (``dgemm``) otherwise.  The GEMM runs one BLAS thread per search thread
+    (``n_jobs`` sets their number) when threadpoolctl is installed; without it, BLAS
+    runs as many threads as it is configured to (``OPENBLAS_NUM_THREADS``).
 
     See Also
     --------
@@ -117,8 +120,9 @@ class BruteForce(NeighborIndex):
 
     def _kneighbors(self, X, distances, indices, evaluations):
         if self._use_gemm:
-            _brute.knn_gemm(X, self._data, self._centered, self._sqnorms, self._center,
-                            distances, indices)
+            with single_thread_blas():
+                _brute.knn_gemm(X, self._data, self._centered, self._sqnorms,
+                                self._center, distances, indices)
         else:
             _brute.knn_direct(self._metric.kind, self._metric.p, X, self._data,
                               distances, indices)

@@ -1,0 +1,129 @@
+"""Brute force's GEMM filter: every block shape and every k give the direct answer.
+
+`knn_gemm` cuts the queries into blocks and the training set into chunks, tests the
+GEMM values of a chunk in groups, and re-checks the candidates that pass with the
+directly computed distance.  Its answer must be `knn_direct`'s bit for bit (same
+distances, same indices, ties by the lower index), whatever the block shapes --
+including blocks that end inside a group, a single query or training row per block,
+training chunks with an outlying norm (which loosens the group test), float64 data
+filtered in float32, tiny and huge magnitudes -- and with ``n_jobs=2``.
+"""
+import numpy as np
+import pytest
+
+from patrec._parallel import run_row_ranges, single_thread_blas
+from patrec.neighbors import BruteForce
+from patrec.neighbors import _brute
+
+SHAPES = [(0, 0), (1, 1), (3, 7), (7, 45), (64, 33), (5, 200)]
+
+
+def direct(X, Q, k):
+    distances = np.empty((len(Q), k), dtype=X.dtype)
+    indices = np.empty((len(Q), k), dtype=np.intp)
+    _brute.knn_direct(0, 2.0, Q, X, distances, indices)
+    return distances, indices
+
+
+def gemm(index, Q, k, block_queries=0, block_train=0):
+    distances = np.empty((len(Q), k), dtype=index._data.dtype)
+    indices = np.empty((len(Q), k), dtype=np.intp)
+    _brute.knn_gemm(Q, index._data, index._centered, index._sqnorms, index._center,
+                    distances, indices, block_queries, block_train)
+    return distances, indices
+
+
+def data_with_ties(n, n_features, dtype, scale, seed):
+    """Integer grid points (many equal distances), duplicates and one outlier."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(n, n_features)).astype(float)
+    X[::5] = X[1]  # exact duplicates
+    X[n // 2] = 1e3  # a norm far above the others: its chunk's group test loosens
+    Q = np.vstack([X[:4], rng.integers(-3, 4, size=(16, n_features)) + 0.5])
+    return (X * scale).astype(dtype), (Q * scale).astype(dtype)
+
+
+# magnitudes whose squares underflow, and large ones still inside the filter's range
+SCALES = {np.float32: {"unit": 1.0, "tiny": 1e-25, "large": 1e12},
+          np.float64: {"unit": 1.0, "tiny": 1e-170, "large": 1e140}}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n_features", [1, 5, 40, 70])
+@pytest.mark.parametrize("magnitude", ["unit", "tiny", "large"])
+def test_every_block_shape_gives_the_direct_answer(dtype, n_features, magnitude):
+    X, Q = data_with_ties(300, n_features, dtype, SCALES[dtype][magnitude],
+                          seed=n_features)
+    index = BruteForce(X)
+    assert index._use_gemm
+    if dtype == np.float64 and n_features >= 32 and magnitude != "large":
+        assert index._centered.dtype == np.float32  # float64 through a float32 filter
+    for k in (1, 4, 37):
+        expected = direct(X, Q, k)
+        for shape in SHAPES:
+            got = gemm(index, Q, k, *shape)
+            np.testing.assert_array_equal(got[1], expected[1], err_msg=str((k, shape)))
+            np.testing.assert_array_equal(got[0], expected[0], err_msg=str((k, shape)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_every_k_up_to_the_training_size(dtype):
+    X, Q = data_with_ties(23, 3, dtype, 1.0, seed=5)
+    index = BruteForce(X)
+    for k in range(1, 24):
+        expected = direct(X, Q, k)
+        for shape in [(0, 0), (2, 5)]:
+            got = gemm(index, Q, k, *shape)
+            np.testing.assert_array_equal(got[1], expected[1], err_msg=str((k, shape)))
+            np.testing.assert_array_equal(got[0], expected[0], err_msg=str((k, shape)))
+
+
+def test_queries_far_from_the_training_set_inside_blocks():
+    """Rows too far for the filter are compared directly, in the middle of a block."""
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(500, 40))
+    Q = rng.normal(size=(30, 40))
+    Q[[3, 17]] = 1e25  # float32 filter: their norms would overflow
+    index = BruteForce(X)
+    assert index._centered.dtype == np.float32
+    for shape in SHAPES:
+        got = gemm(index, Q, 5, *shape)
+        expected = direct(X, Q, 5)
+        np.testing.assert_array_equal(got[1], expected[1], err_msg=str(shape))
+        np.testing.assert_array_equal(got[0], expected[0], err_msg=str(shape))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_two_threads_give_the_one_thread_answer(dtype):
+    """Several query blocks per thread, chunks of the default size."""
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(4000, 64)).astype(dtype)
+    Q = np.vstack([X[:50], rng.normal(size=(2500, 64))]).astype(dtype)
+    index = BruteForce(X)
+    one = index.query(Q, k=5, n_jobs=1)
+    two = index.query(Q, k=5, n_jobs=2)
+    np.testing.assert_array_equal(two[1], one[1])
+    np.testing.assert_array_equal(two[0], one[0])
+    np.testing.assert_array_equal(one[1], direct(X, Q, 5)[1])
+
+
+def test_worker_threads_run_single_threaded_blas_and_the_setting_comes_back():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+
+    def blas_threads():
+        return [lib["num_threads"] for lib in threadpoolctl.threadpool_info()
+                if lib["user_api"] == "blas"]
+
+    with threadpoolctl.threadpool_limits(2, user_api="blas"):
+        before = blas_threads()
+        seen = []
+        run_row_ranges(lambda start, stop: seen.append(blas_threads()), 10, 2)
+        assert seen == [[1] * len(before)] * 2
+        # overlapping runs: the first in sets the limit, the last out restores it
+        outer = single_thread_blas()
+        outer.__enter__()
+        with single_thread_blas():
+            assert blas_threads() == [1] * len(before)
+        assert blas_threads() == [1] * len(before)
+        outer.__exit__(None, None, None)
+        assert blas_threads() == before

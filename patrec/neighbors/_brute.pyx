@@ -48,6 +48,7 @@
 # of work they look for Ctrl-C (patrec/_signals.pxd) and stop with KeyboardInterrupt.
 
 from libc.stdlib cimport free, malloc
+from libc.math cimport INFINITY
 from libc.float cimport DBL_EPSILON, DBL_MAX, DBL_MIN, FLT_EPSILON, FLT_MAX, FLT_MIN
 from scipy.linalg.cython_blas cimport dgemm, sgemm
 
@@ -55,7 +56,7 @@ from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._sums cimport sum_of_squares
 from patrec._typedefs cimport float32_t, float64_t, floating, intp_t
 from patrec.neighbors._distances cimport MetricKind, rdist, sqeuclidean_rdist
-from patrec.neighbors._heap cimport heap_init, heap_push, heap_sort
+from patrec.neighbors._heap cimport NO_INDEX, heap_better, heap_init, heap_push, heap_sort
 
 cdef enum:
     GROUP = 32  # candidates tested together by the GEMM filter
@@ -150,33 +151,64 @@ cdef inline gemm_t _filter_limit(double kth, gemm_t keep, gemm_t query_sqnorm,
     return <gemm_t> ((kth + floor - keep * query_sqnorm) / 2)
 
 
+cdef inline gemm_t _filter_value(const gemm_t* dots, const gemm_t* half_norms,
+                                 const gemm_t* norms, gemm_t half_slack,
+                                 intp_t j) noexcept nogil:
+    """Candidate j's filter value, half of keep * |t_j|^2 - 2 q.t_j (see _filter_row)."""
+    return (half_norms[j] - dots[j]) - half_slack * norms[j]
+
+
 cdef inline void _filter_row(const floating* query, const floating* train,
                              intp_t n_features, intp_t offset, const gemm_t* dots,
-                             const gemm_t* half_norms, const gemm_t* norms, intp_t n_train, gemm_t norm_max,
-                             floating* kth, intp_t* heap_idx, intp_t k, gemm_t keep,
-                             gemm_t half_slack, gemm_t query_sqnorm,
-                             double floor) noexcept nogil:
+                             const gemm_t* half_norms, const gemm_t* norms,
+                             intp_t n_train, gemm_t norm_max, floating* kth,
+                             intp_t* heap_idx, intp_t k, gemm_t keep,
+                             gemm_t half_slack, gemm_t query_sqnorm, double floor,
+                             gemm_t* best_values, intp_t* best_idx) noexcept nogil:
     """Offer one query the training chunk's candidates that pass the GEMM filter.
 
-    ``values[j]`` = |t_j|^2 / 2 - q.t_j as the GEMM computed it, ``norms[j]`` =
-    |t_j|^2, ``norm_max`` their largest.  Candidate j may enter only if
+    ``dots[j]`` = q.t_j as the GEMM computed it, ``half_norms[j]`` = |t_j|^2 / 2,
+    ``norms[j]`` = |t_j|^2, ``norm_max`` their largest.  Candidate j may enter only if
         keep * (|q|^2 + |t_j|^2) - 2 q.t_j <= k-th best + floor,
-    tested halved: values[j] - half_slack |t_j|^2 <= limit.  A group of candidates
+    tested halved: its filter value (_filter_value) <= limit.  A group of candidates
     is first tested at once against the looser limit + half_slack norm_max (a
     branch-free loop), and only a group where some value passes is looked at
-    candidate by candidate; only a candidate that passes both tests is re-checked.
+    candidate by candidate; a candidate that passes both tests is re-checked.
+
+    ``best_values``/``best_idx`` (room for k) are given for the query's first chunk,
+    where the heap is still empty: the k candidates with the smallest filter values
+    are then re-checked first, so that the limit starts near its final value and few
+    others pass (otherwise every improvement of the k-th best so far would be
+    re-checked on the way).  They are skipped in the scan that follows.
     """
-    cdef gemm_t limit = _filter_limit(kth[0], keep, query_sqnorm, floor)
-    cdef gemm_t loose = limit + half_slack * norm_max
-    cdef intp_t j = 0, g, group_end
+    cdef intp_t j = 0, g, group_end, chosen_idx = NO_INDEX
     cdef floating d
-    cdef gemm_t value
+    cdef gemm_t value, chosen_value = -INFINITY
+    cdef gemm_t limit, loose
+    cdef bint select = best_values != NULL and k < n_train
+    if select:
+        heap_init(best_values, best_idx, k)
+        for g in range(n_train):
+            value = _filter_value(dots, half_norms, norms, half_slack, g)
+            if value <= best_values[0]:
+                heap_push(best_values, best_idx, k, value, g)
+        for j in range(k):
+            g = best_idx[j]
+            d = sqeuclidean_rdist(query, &train[g * n_features], n_features)
+            heap_push(kth, heap_idx, k, d, offset + g)
+        # the chosen candidates are those up to this one in the heap order
+        chosen_value, chosen_idx = best_values[0], best_idx[0]
+    limit = _filter_limit(kth[0], keep, query_sqnorm, floor)
+    loose = limit + half_slack * norm_max
+    j = 0
     while j < n_train:
         group_end = min(j + GROUP, n_train)
         if _any_at_most(&half_norms[j], &dots[j], group_end - j, loose):
             for g in range(j, group_end):
-                value = half_norms[g] - dots[g]
-                if value <= loose and value - half_slack * norms[g] <= limit:
+                if half_norms[g] - dots[g] > loose:
+                    continue
+                value = _filter_value(dots, half_norms, norms, half_slack, g)
+                if value <= limit and heap_better(chosen_value, chosen_idx, value, g):
                     d = sqeuclidean_rdist(query, &train[g * n_features], n_features)
                     if heap_push(kth, heap_idx, k, d, offset + g):
                         limit = _filter_limit(kth[0], keep, query_sqnorm, floor)
@@ -234,6 +266,8 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef gemm_t* query_sqnorms = NULL
     cdef gemm_t* dots = NULL
     cdef gemm_t* half_norms = NULL
+    cdef gemm_t* best_values = NULL  # the first chunk's best filter values
+    cdef intp_t* best_idx = NULL
     cdef const gemm_t* norms
     cdef gemm_t chunk_norm_max
     cdef SignalWatch watch
@@ -252,12 +286,16 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
         query_sqnorms = <gemm_t*> malloc(block_queries * sizeof(gemm_t))
         dots = <gemm_t*> malloc(block_queries * block_train * sizeof(gemm_t))
         half_norms = <gemm_t*> malloc(block_train * sizeof(gemm_t))
+        best_values = <gemm_t*> malloc(k * sizeof(gemm_t))
+        best_idx = <intp_t*> malloc(k * sizeof(intp_t))
         if (query_block == NULL or query_sqnorms == NULL or dots == NULL
-                or half_norms == NULL):
+                or half_norms == NULL or best_values == NULL or best_idx == NULL):
             free(query_block)
             free(query_sqnorms)
             free(dots)
             free(half_norms)
+            free(best_values)
+            free(best_idx)
             with gil:
                 raise MemoryError()
         for i in range(n_queries):
@@ -288,9 +326,11 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                     row = q0 + i
                     if query_sqnorms[i] <= query_norm_limit:  # (False for NaN too)
                         _filter_row(&queries[row, 0], &train[t0, 0], n_features, t0,
-                                    &dots[i * bt], half_norms, norms, bt, chunk_norm_max,
-                                    &out_dist[row, 0], &out_idx[row, 0], k, keep,
-                                    half_slack, query_sqnorms[i], floor)
+                                    &dots[i * bt], half_norms, norms, bt,
+                                    chunk_norm_max, &out_dist[row, 0],
+                                    &out_idx[row, 0], k, keep, half_slack,
+                                    query_sqnorms[i], floor,
+                                    best_values if t0 == 0 else NULL, best_idx)
                     else:
                         _direct_block(&queries[row, 0], &train[t0, 0], bt,
                                       n_features, t0, &out_dist[row, 0],
@@ -308,5 +348,7 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
         free(query_sqnorms)
         free(dots)
         free(half_norms)
+        free(best_values)
+        free(best_idx)
     if stopped:
         raise_interrupt()

@@ -74,21 +74,34 @@ def single_thread_blas():
                 _blas_limiter = None
 
 
+# The rows are cut into a few ranges per thread, handed out as threads come free, so
+# a thread slowed down (by costlier rows, or by another process on its core) takes
+# fewer of them; a range keeps at least this many rows, enough for brute force's
+# blocks of queries (patrec/neighbors/_brute.pyx) to stay efficient.
+_RANGES_PER_THREAD = 4
+_MIN_RANGE_ROWS = 1024
+
+
 def run_row_ranges(function, n_rows, n_jobs):
     """Call ``function(start, stop)`` over ranges that cover ``0 .. n_rows``.
 
     With one thread this is a single call ``function(0, n_rows)``.  Otherwise the rows
-    are cut into as many nearly equal ranges as threads and the calls run concurrently,
-    with BLAS limited to one thread each (`single_thread_blas`); ``function`` must
-    release the GIL to gain from it and must write only its own rows.
-    On Ctrl-C (which only the calling thread sees) the workers' compiled loops are
-    asked to stop (`patrec._signals`) and waited for; the KeyboardInterrupt goes on.
+    are cut into nearly equal ranges -- as many as threads, or up to four times as
+    many when each keeps at least 1 024 rows -- that the threads take in turn as they
+    come free, with BLAS limited to one thread each (`single_thread_blas`);
+    ``function`` must release the GIL to gain from it and must write only its own
+    rows.  On Ctrl-C (which only the calling thread sees) the ranges not started are
+    dropped, the workers' compiled loops are asked to stop (`patrec._signals`) and
+    waited for; the KeyboardInterrupt goes on.  An error in one range drops the
+    ranges not started and is raised.
     """
     n_threads = min(effective_n_jobs(n_jobs), max(n_rows, 1))
     if n_threads == 1:
         function(0, n_rows)
         return
-    bounds = np.linspace(0, n_rows, n_threads + 1).astype(np.intp)
+    n_ranges = min(_RANGES_PER_THREAD * n_threads,
+                   max(n_threads, n_rows // _MIN_RANGE_ROWS))
+    bounds = np.linspace(0, n_rows, n_ranges + 1).astype(np.intp)
     with single_thread_blas(), ThreadPoolExecutor(max_workers=n_threads) as pool:
         futures = [pool.submit(function, int(start), int(stop))
                    for start, stop in zip(bounds[:-1], bounds[1:])]
@@ -98,9 +111,15 @@ def run_row_ranges(function, n_rows, n_jobs):
         except KeyboardInterrupt:
             # Ctrl-C reaches only this thread: ask the compiled loops of the workers
             # to stop too, and wait for them before the interrupt goes on
+            for future in futures:
+                future.cancel()
             request_stop(True)
             try:
                 wait(futures)
             finally:
                 request_stop(False)
+            raise
+        except BaseException:
+            for future in futures:
+                future.cancel()
             raise

@@ -42,6 +42,24 @@
 #   features the filter may run in float32 (sgemm, twice dgemm's speed): the bound
 #   then uses float32's eps and the re-check stays in float64.
 #
+# * The filter's cost next to the GEMM's (what _filter_row does).  The test is
+#   halved and rearranged so that a query's limit is computed once per change of
+#   its k-th best: |t|^2 / 2 - q.t - (slack / 2) |t|^2 <= (k-th + floor - keep |q|^2) / 2
+#   with keep = 1 - slack.  A row of the GEMM block is scanned in groups of GROUP
+#   candidates by a branch-free loop against the looser limit + (slack / 2) max |t|^2
+#   (the chunk's largest norm): one subtraction, one comparison and one OR per
+#   candidate, which the compiler vectorises; only a group where something passes
+#   is looked at candidate by candidate.  A looser test lets through more, never
+#   fewer, candidates, and its one extra rounding is far inside the factor 8.
+#   In a query's first chunk the heap is empty and every improvement of the k-th
+#   best so far would be re-checked, about k ln(chunk / k) direct distances: the k
+#   candidates with the smallest filter values are re-checked first instead, so the
+#   limit starts near its final value.  Blocks: 1 024 queries (the GEMM packs the
+#   training chunk once per query block, so fewer, larger query blocks pack less)
+#   against as many training rows as keep the block of dot products within about
+#   1 MiB (a core's L2 cache), or 4 MiB from 256 features on, where the GEMM's
+#   flops per entry hide the slower cache (_train_block).
+#
 # Callers (patrec/neighbors/brute.py) validate everything first: C-contiguous arrays
 # of one dtype, matching feature counts, 1 <= k <= n_train.  Both loops release the
 # GIL; the Python side runs ranges of query rows in threads.  Every few milliseconds

@@ -57,7 +57,7 @@
 #   limit starts near its final value.  Blocks: 1 024 queries (the GEMM packs the
 #   training chunk once per query block, so fewer, larger query blocks pack less)
 #   against as many training rows as keep the block of dot products within about
-#   1 MiB (a core's L2 cache), or 4 MiB from 256 features on, where the GEMM's
+#   1 MiB (a core's L2 cache), or 8 MiB from 256 features on, where the GEMM's
 #   flops per entry hide the slower cache (_train_block).
 #
 # Callers (patrec/neighbors/brute.py) validate everything first: C-contiguous arrays
@@ -89,10 +89,10 @@ cdef inline intp_t _train_block(intp_t block_queries, intp_t n_features,
     query block and the query block once per training chunk, so both blocks should
     be large.  But the filter reads the block of dot products back right after the
     GEMM wrote it, which is fast only while it stays in cache: about 1 MiB (the size
-    of a core's L2 cache) when the GEMM spends few flops per entry, 4 MiB (part of a
-    shared L3) when it spends many (n_features >= 256).
+    of a core's L2 cache) when the GEMM spends few flops per entry; when it spends
+    many (n_features >= 256) the slower cache matters less than larger blocks, 8 MiB.
     """
-    cdef size_t budget = (4 if n_features >= 256 else 1) << 20
+    cdef size_t budget = (8 if n_features >= 256 else 1) << 20
     return max(128, min(8192, <intp_t> (budget // (itemsize * block_queries))))
 
 

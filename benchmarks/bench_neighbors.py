@@ -26,6 +26,7 @@ longest):
   (choice included) against the better of tree and brute force, both for a
   classifier (built once, then 5 000 queries) and for editing (every training point
   queried once, construction included).  Ratio = better / auto: at least 1/1.2.
+- calibrate: measures the constants of ``auto``'s cost model (prints them).
 - threads: ``n_jobs=2`` against ``n_jobs=1`` for the tree and brute force.
 - brute_lowdim, memory: brute force where selection dominates, and the peak
   memory of ``KNeighborsClassifier.predict``.
@@ -46,6 +47,7 @@ from _common import quick, report
 
 import numpy as np
 from scipy.linalg.blas import dgemm
+from scipy.optimize import nnls
 from scipy.spatial import cKDTree
 from sklearn.neighbors import KDTree
 from sklearn.neighbors import KNeighborsClassifier as SkKNN
@@ -341,6 +343,56 @@ def auto():
                        bnb_s=round(times["bnb"], 4), brute_s=round(times["brute"], 4))
 
 
+def calibrate():
+    """Measure the constants of the cost model of ``auto`` (neighbors/_index.py).
+
+    Brute force: nanoseconds per (query, sample) pair, fitted as ``a + b d`` over
+    d = 2 .. 64, with and without the GEMM filter.  Tree: nanoseconds per sample
+    to build, and per query ``c + e (a + b d)`` with ``e`` the distance
+    evaluations counted, fitted over uniform and clustered data, d = 2 .. 16.
+    Prints the fitted constants (stderr) and one JSON line each.
+    """
+    rng = np.random.default_rng(0)
+    n_train, n_queries = (5_000, 500) if QUICK else (20_000, 2_000)
+    rows = {"gemm": [], "direct": []}
+    for d in (2, 4, 8, 16, 32, 64):
+        X, Q = rng.normal(size=(n_train, d)), rng.normal(size=(n_queries, d))
+        for name, metric in (("gemm", "euclidean"), ("direct", "manhattan")):
+            index = BruteForce(X, metric=metric)
+            seconds = interleaved({"q": lambda: index.query(Q, k=5)})["q"]
+            rows[name].append((d, 1e9 * seconds / (n_train * n_queries)))
+    for name, points in rows.items():
+        d, ns = np.array(points).T
+        slope, intercept = np.polyfit(d, ns, 1)
+        print(f"# brute {name}: {intercept:.2f} + {slope:.3f} d ns per pair",
+              file=sys.stderr)
+        report(f"calibrate_brute_{name}", {"per_pair_ns": [round(v, 2) for v in ns]},
+               1.0, "fit", 1.0, intercept=round(intercept, 3), slope=round(slope, 4))
+    build_ns, samples = [], []
+    n_tree = 20_000 if QUICK else 100_000
+    for kind in ("uniform", "clustered"):
+        for d in (2, 4, 8, 16):
+            X = make_data(kind, n_tree + 2_000, d, rng)
+            X, Q = X[:n_tree], X[n_tree:]
+            start = time.perf_counter()
+            tree = BranchBoundTree(X, random_state=0)
+            build_ns.append(1e9 * (time.perf_counter() - start) / n_tree)
+            *_, counts = tree.query(Q, k=5, return_counts=True)
+            seconds = interleaved({"q": lambda: tree.query(Q, k=5)})["q"]
+            samples.append((d, float(counts.mean()), 1e9 * seconds / len(Q)))
+    d, evaluations, ns = np.array(samples).T
+    # ns per query = c + e a + e d b: non-negative least squares
+    design = np.column_stack([np.ones_like(d), evaluations, evaluations * d])
+    (per_query, per_eval, per_eval_feature), _ = nnls(design, ns)
+    print(f"# tree: build {np.median(build_ns):.0f} ns per sample; query "
+          f"{per_query:.0f} + e ({per_eval:.2f} + {per_eval_feature:.3f} d) ns",
+          file=sys.stderr)
+    report("calibrate_tree", {"n": n_tree}, 1.0, "fit", 1.0,
+           build_ns_per_sample=round(float(np.median(build_ns))),
+           query_ns=round(float(per_query)), evaluation_ns=round(float(per_eval), 3),
+           evaluation_ns_per_feature=round(float(per_eval_feature), 4))
+
+
 def threads():
     """``n_jobs=2`` against ``n_jobs=1`` (the reference is patrec itself)."""
     rng = np.random.default_rng(0)
@@ -429,7 +481,7 @@ def memory():
 
 SECTIONS = {"table": table, "build": build, "highdim": highdim, "auto": auto,
             "threads": threads, "brute_lowdim": brute_lowdim, "memory": memory,
-            "grid": grid}
+            "calibrate": calibrate, "grid": grid}
 
 if __name__ == "__main__":
     chosen = ([name for name in sys.argv[1:] if not name.startswith("--")]

@@ -2,11 +2,17 @@
 
 Usage: python benchmarks/bench_brute_dev.py [d=64,784] [dtype=float32,float64]
        [k=1,5,10] [n=50000] [q=1000] [repeats=5] [data=normal] [gemm]
+       python benchmarks/bench_brute_dev.py jobs   (n_jobs=2 against n_jobs=1)
+
+Needs the bench extra (faiss-cpu, scikit-learn-intelex).  A development companion
+of bench_neighbors.py's highdim and threads sections, with more shapes.
 
 Ratios = peer time / patrec time (above 1: patrec faster), medians of interleaved
-repeats of CPU time (wall-time ratios in brackets; the machine is shared).  ``gemm`` adds the time of patrec's GEMM calls alone (same block shapes).
+repeats of CPU time (wall-time ratios in brackets; the machine is shared).
+``gemm`` adds the time of patrec's GEMM calls alone (same block shapes).
 Training sizes default to 50 000 points at d = 64 and 20 000 at d = 784.
 """
+import os
 import sys
 import time
 
@@ -65,8 +71,33 @@ def gemm_only(index, Q, bq, bt):
             gemm(1.0, C[t0:t0 + bt], Qc[q0:q0 + bq], trans_b=True)
 
 
+def jobs(repeats):
+    """n_jobs=2 against n_jobs=1: wall time, total CPU time (near 1 when the threads
+    add no work of their own) and the load average of the moment."""
+    from patrec.neighbors import BranchBoundTree
+    rng = np.random.default_rng(0)
+    cases = {}
+    for d, n in ((64, 50_000), (784, 20_000)):
+        X = rng.normal(size=(n, d)).astype(np.float32)
+        cases[f"brute d={d} float32"] = (BruteForce(X),
+                                         rng.normal(size=(4000, d)).astype(np.float32))
+    X = rng.uniform(size=(100_000, 8))
+    cases["tree uniform d=8"] = (BranchBoundTree(X, random_state=0),
+                                 rng.uniform(size=(10_000, 8)))
+    for name, (index, Q) in cases.items():
+        calls = {j: (lambda j=j: index.query(Q, k=5, n_jobs=j)) for j in (1, 2)}
+        cpu, wall = interleaved(calls, repeats)
+        print(f"{name:20s} k=5 q={len(Q)}: n_jobs=2 speedup {wall[1] / wall[2]:.2f}"
+              f" (wall {wall[1] * 1e3:.0f} -> {wall[2] * 1e3:.0f} ms), CPU time x"
+              f"{cpu[2] / cpu[1]:.2f}, load average {os.getloadavg()[0]:.2f}",
+              flush=True)
+
+
 def main():
     repeats = values("repeats", "5")[0]
+    if "jobs" in ARGS:
+        jobs(repeats)
+        return
     for d in values("d", "64,784"):
         default_n = "50000" if d < 256 else "20000"
         for n in values("n", default_n):
@@ -91,8 +122,8 @@ def main():
                                 bt = 2048 if d >= 256 else 1024
                                 calls["gemm"] = lambda: gemm_only(index, Q, bq, bt)
                             t, w = interleaved(calls, repeats)
-                            line = (f"d={d:4d} n={n:6d} q={nq:5d} {kind:7s} {dtype} k={k:2d}"
-                                    f"  patrec {t['patrec'] * 1e3:7.1f} ms cpu")
+                            line = (f"d={d:4d} n={n:6d} q={nq:5d} {kind:7s} {dtype}"
+                                    f" k={k:2d}  patrec {t['patrec'] * 1e3:7.1f} ms")
                             for peer in ("faiss", "intelex", "gemm"):
                                 if peer in t:
                                     line += (f"  {peer} {t[peer] / t['patrec']:5.2f}"

@@ -44,7 +44,8 @@
 #
 # * The filter's cost next to the GEMM's (what _filter_row does).  The test is
 #   halved and rearranged so that a query's limit is computed once per change of
-#   its k-th best: |t|^2 / 2 - q.t - (slack / 2) |t|^2 <= (k-th + floor - keep |q|^2) / 2
+#   its k-th best:
+#       |t|^2 / 2 - q.t - (slack / 2) |t|^2 <= (k-th + floor - keep |q|^2) / 2
 #   with keep = 1 - slack.  A row of the GEMM block is scanned in groups of GROUP
 #   candidates by a branch-free loop against the looser limit + (slack / 2) max |t|^2
 #   (the chunk's largest norm): one subtraction, one comparison and one OR per
@@ -74,7 +75,8 @@ from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._sums cimport sum_of_squares
 from patrec._typedefs cimport float32_t, float64_t, floating, intp_t
 from patrec.neighbors._distances cimport MetricKind, rdist, sqeuclidean_rdist
-from patrec.neighbors._heap cimport NO_INDEX, heap_better, heap_init, heap_push, heap_sort
+from patrec.neighbors._heap cimport (NO_INDEX, heap_better, heap_init, heap_push,
+                                     heap_sort)
 
 cdef enum:
     GROUP = 32  # candidates tested together by the GEMM filter
@@ -172,7 +174,7 @@ cdef inline gemm_t _filter_limit(double kth, gemm_t keep, gemm_t query_sqnorm,
 cdef inline gemm_t _filter_value(const gemm_t* dots, const gemm_t* half_norms,
                                  const gemm_t* norms, gemm_t half_slack,
                                  intp_t j) noexcept nogil:
-    """Candidate j's filter value, half of keep * |t_j|^2 - 2 q.t_j (see _filter_row)."""
+    """Candidate j's filter value: half of keep |t_j|^2 - 2 q.t_j (see _filter_row)."""
     return (half_norms[j] - dots[j]) - half_slack * norms[j]
 
 

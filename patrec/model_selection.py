@@ -88,16 +88,16 @@ def standardize(X_train, X_test):
             f"X_test has {X_test.shape[1]} features, but X_train has "
             f"{X_train.shape[1]}."
         )
-    constant = (X_train == X_train[0]).all(axis=0)
     # a power of two near each feature's largest magnitude: dividing by it is exact
-    exponent = np.frexp(np.max(np.abs(X_train), axis=0))[1] - 1
-    exponent[constant] = 0  # (a constant feature is only centred)
-    top = np.ldexp(1.0, exponent).astype(X_train.dtype)
+    top = np.ldexp(1.0, np.frexp(np.max(np.abs(X_train), axis=0))[1] - 1)
+    top = top.astype(X_train.dtype)
     unit = X_train / top
     mean = unit.mean(axis=0)
-    mean[constant] = unit[0, constant]
     scale = unit.std(axis=0)
-    scale[constant] = 1.0
+    # a constant feature is only centred (in its own units: scale 1 / top, exact)
+    constant = (X_train == X_train[0]).all(axis=0)
+    mean[constant] = unit[0, constant]
+    scale[constant] = 1 / top[constant]
     return (unit - mean) / scale, (X_test / top - mean) / scale
 
 

@@ -68,6 +68,15 @@ clf.fit_resample(small_X, small_y)
 probe = lambda: clf.sample_indices_
 call = lambda: clf.fit_resample(big_X, big_y)
 """, 1_000_000, 1),
+    # editing in high dimension: the votes come from the brute-force search
+    "edit-brute": ("""
+from patrec.neighbors import Editing
+big_X = rng.normal(size=(len(big_X), 64)); small_X = rng.normal(size=(200, 64))
+clf = Editing(sampling_strategy="all")
+clf.fit_resample(small_X, small_y)
+probe = lambda: clf.sample_indices_
+call = lambda: clf.fit_resample(big_X, big_y)
+""", 60_000, 1),
     # multi-edit: a third of the samples searched against another (query_batch)
     "multiedit": ("""
 from patrec.neighbors import MultiEditing

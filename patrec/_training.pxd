@@ -33,6 +33,7 @@
 
 from libc.math cimport isfinite
 
+from patrec._sums cimport dot
 from patrec._typedefs cimport floating, intp_t
 
 cdef extern from *:
@@ -106,20 +107,9 @@ cdef inline double augmented_dot(const double* w, const floating* row_values,
                                  intp_t n_features) noexcept nogil:
     """w . (x, 1): the score of an augmented weight vector on one row."""
     cdef double total = w[n_features]
-    cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
-    cdef intp_t j = 0
+    cdef intp_t j
     if row_columns == NULL:
-        # four independent sums: the additions need not wait for each other
-        while j + 4 <= nnz:
-            s0 += w[j] * row_values[j]
-            s1 += w[j + 1] * row_values[j + 1]
-            s2 += w[j + 2] * row_values[j + 2]
-            s3 += w[j + 3] * row_values[j + 3]
-            j += 4
-        while j < nnz:
-            s0 += w[j] * row_values[j]
-            j += 1
-        return total + ((s0 + s1) + (s2 + s3))
+        return total + dot(w, row_values, nnz)
     for j in range(nnz):
         total += w[row_columns[j]] * row_values[j]
     return total

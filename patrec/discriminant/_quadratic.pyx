@@ -36,6 +36,7 @@ from libc.stdlib cimport malloc, free
 from scipy.linalg.cython_blas cimport dtrmm, strmm
 
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
+from patrec._sums cimport sum_of_squares
 from patrec._typedefs cimport floating, intp_t, float64_t
 
 
@@ -55,26 +56,6 @@ cdef inline void _triangular_multiply(int d, int nb, floating *factor,
         strmm(&side, &uplo, &transa, &diag, &d, &nb, &one_f, factor, &d, block, &d)
     else:
         dtrmm(&side, &uplo, &transa, &diag, &d, &nb, &one_d, factor, &d, block, &d)
-
-
-cdef inline double _sum_of_squares(const floating *v, int d) noexcept nogil:
-    """sum_j v[j]^2 in double precision.
-
-    Four partial sums break the chain of dependent additions, so the loop runs at
-    the speed of the multiplications rather than of one addition after another.
-    """
-    cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
-    cdef int j = 0
-    while j + 4 <= d:
-        s0 += <double> v[j] * v[j]
-        s1 += <double> v[j + 1] * v[j + 1]
-        s2 += <double> v[j + 2] * v[j + 2]
-        s3 += <double> v[j + 3] * v[j + 3]
-        j += 4
-    while j < d:
-        s0 += <double> v[j] * v[j]
-        j += 1
-    return (s0 + s1) + (s2 + s3)
 
 
 def mahalanobis_squared(const floating[:, ::1] X,
@@ -140,7 +121,7 @@ def mahalanobis_squared(const floating[:, ::1] X,
                     _triangular_multiply(d, <int> nb,
                                          <floating *> &inverse_factors[i, 0, 0], buffer)
                     for s in range(nb):
-                        out[start + s, i] = _sum_of_squares(buffer + s * d, d)
+                        out[start + s, i] = sum_of_squares(buffer + s * d, d)
                 start = stop
                 if stop_after(&watch, nb * n_classes * d * d):
                     stopped = True

@@ -46,17 +46,14 @@ from libc.stdlib cimport free, malloc, realloc
 
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
-from patrec.neighbors._distances cimport (
-    CHEBYSHEV, CITYBLOCK, MetricKind, SQEUCLIDEAN, chebyshev_dist, cityblock_dist,
-    dist_to_rdist, minkowski_rdist, rdist_to_dist, sqeuclidean_rdist)
+from patrec.neighbors._distances cimport (MetricKind, SQEUCLIDEAN, dist_to_rdist,
+                                          rdist, rdist_to_dist)
 from patrec.neighbors._heap cimport heap_init, heap_make, heap_push, heap_sort
 
 cdef enum:
     MAX_BRANCHING = 64
 
 MAX_CHILDREN = MAX_BRANCHING  # the most children a node may have (tree.py checks)
-
-cdef intp_t NO_INDEX = <intp_t> ((<size_t> -1) >> 1)
 
 
 cdef struct Tree:
@@ -90,24 +87,9 @@ cdef struct Search:
     bint failed
 
 
-cdef inline floating _reduced(const Tree* tree, const floating* a,
-                              const floating* b) noexcept nogil:
-    # The kernel of the tree's metric, called directly (one call, not two).
-    if tree.kind == SQEUCLIDEAN:
-        return sqeuclidean_rdist(a, b, tree.n_features)
-    if tree.kind == CITYBLOCK:
-        return cityblock_dist(a, b, tree.n_features)
-    if tree.kind == CHEBYSHEV:
-        return chebyshev_dist(a, b, tree.n_features)
-    return minkowski_rdist(a, b, tree.n_features, tree.p)
-
-
 cdef inline double _distance(const Tree* tree, const floating* a,
                              const floating* b) noexcept nogil:
-    cdef double reduced = _reduced(tree, a, b)
-    if tree.kind == SQEUCLIDEAN:
-        return sqrt(reduced)
-    return rdist_to_dist(tree.kind, tree.p, reduced)
+    return rdist_to_dist(tree.kind, tree.p, rdist(tree.kind, tree.p, a, b, tree.n_features))
 
 
 cdef inline void _update_bound(const Tree* tree, Search* search,
@@ -164,7 +146,7 @@ cdef void _scan_leaf(const Tree* tree, Search* search, intp_t node, double d_nod
     # ... and, the other side, those with D(x_i, M) > (B + D(x, M)) * grow + tiny.
     high = (search.bound + d_node) * tree.grow + tree.tiny
     while s < stop and tree.to_center[s] <= high:
-        reduced = _reduced(tree, x, &data[s * n_features])
+        reduced = rdist(tree.kind, tree.p, x, &data[s * n_features], n_features)
         search.n_evals += 1
         if search.k > 0:
             if heap_push(heap_dist, search.heap_idx, search.k, reduced, tree.order[s]):
@@ -192,7 +174,8 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
     # (insertion sort: there are few children).
     for c in range(n_children):
         # (squared for euclidean: the root is taken only for children visited)
-        d = _reduced(tree, x, &centers[(first + c) * n_features])
+        d = rdist(tree.kind, tree.p, x, &centers[(first + c) * n_features],
+                  n_features)
         if tree.kind != SQEUCLIDEAN:
             d = rdist_to_dist(tree.kind, tree.p, d)
         search.n_evals += 1
@@ -274,7 +257,7 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
     search.failed = False
     with nogil:
         for i in range(queries.shape[0]):
-            heap_init(&out_dist[i, 0], &out_idx[i, 0], k, NO_INDEX)
+            heap_init(&out_dist[i, 0], &out_idx[i, 0], k)
             search.heap_idx = &out_idx[i, 0]
             search.bound = INFINITY
             search.n_evals = 0

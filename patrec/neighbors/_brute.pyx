@@ -52,11 +52,11 @@ from libc.float cimport DBL_EPSILON, DBL_MAX, DBL_MIN, FLT_EPSILON, FLT_MAX, FLT
 from scipy.linalg.cython_blas cimport dgemm, sgemm
 
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
+from patrec._sums cimport sum_of_squares
 from patrec._typedefs cimport float32_t, float64_t, floating, intp_t
 from patrec.neighbors._distances cimport MetricKind, rdist, sqeuclidean_rdist
 from patrec.neighbors._heap cimport heap_init, heap_push, heap_sort
 
-cdef intp_t NO_INDEX = <intp_t> ((<size_t> -1) >> 1)
 cdef enum:
     GROUP = 64  # candidates tested together by the GEMM filter
 
@@ -81,7 +81,7 @@ def knn_direct(int kind, double p, const floating[:, ::1] queries,
         return
     with nogil:
         for i in range(n_queries):
-            heap_init(&out_dist[i, 0], &out_idx[i, 0], k, NO_INDEX)
+            heap_init(&out_dist[i, 0], &out_idx[i, 0], k)
         q0 = 0
         while q0 < n_queries:
             q1 = min(q0 + block_queries, n_queries)
@@ -110,14 +110,6 @@ ctypedef fused gemm_t:
     # the dtype the GEMM filter runs in (see knn_gemm)
     float32_t
     float64_t
-
-
-cdef inline gemm_t _dot_self(const gemm_t* a, intp_t n) noexcept nogil:
-    cdef gemm_t total = 0
-    cdef intp_t i
-    for i in range(n):
-        total += a[i] * a[i]
-    return total
 
 
 cdef inline void _gemm(gemm_t* a, gemm_t* b, gemm_t* c, int m, int n,
@@ -220,7 +212,7 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
             with gil:
                 raise MemoryError()
         for i in range(n_queries):
-            heap_init(&out_dist[i, 0], &out_idx[i, 0], k, NO_INDEX)
+            heap_init(&out_dist[i, 0], &out_idx[i, 0], k)
         q0 = 0
         while q0 < n_queries:
             q1 = min(q0 + block_queries, n_queries)
@@ -230,7 +222,8 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                 for f in range(n_features):
                     query_block[i * n_features + f] = <gemm_t> (
                         <float64_t> queries[q0 + i, f] - center[f])
-                query_sqnorms[i] = _dot_self(&query_block[i * n_features], n_features)
+                query_sqnorms[i] = <gemm_t> sum_of_squares(&query_block[i * n_features],
+                                                           n_features)
             t0 = 0
             while t0 < n_train:
                 t1 = min(t0 + block_train, n_train)

@@ -50,8 +50,6 @@ from patrec.neighbors._distances cimport (CHEBYSHEV, CITYBLOCK, MetricKind,
                                           SQEUCLIDEAN, rdist)
 from patrec.neighbors._heap cimport heap_init, heap_push, heap_sort
 
-cdef intp_t NO_INDEX = <intp_t> ((<size_t> -1) >> 1)
-
 cdef enum:
     STACK_SIZE = 256  # twice the deepest tree (depth <= log2(n) + 1 <= 64)
 
@@ -340,7 +338,7 @@ def knn_batch(int kind, double p, const floating[:, ::1] X,
     watch.work = 0
     with nogil:
         for s in range(samples.shape[0]):
-            heap_init(&out_dist[s, 0], &out_rank[s, 0], k, NO_INDEX)
+            heap_init(&out_dist[s, 0], &out_rank[s, 0], k)
             work = _search(metric, p, &X[samples[s], 0], X, perm, node_start,
                            node_left, count, box_low, box_high, rank_of, grow, tiny,
                            &out_dist[s, 0], &out_rank[s, 0], k)

@@ -8,12 +8,17 @@
 # that is, by reduced distance and, for equal distances, by the lower training index.
 # The heap holds the k best candidates seen so far in two parallel arrays (reduced
 # distance, training index); slot 0 is the worst of them, the current k-th best.
-# Before any push every slot holds (+inf, INTP_MAX), so the first k candidates always
+# Before any push every slot holds (+inf, NO_INDEX), so the first k candidates always
 # enter.  heap_push is O(log k); heap_sort turns the heap into the ascending list of
 # neighbours in O(k log k); heap_make + heap_sort sort any candidate list.
 # Everything is inline, `noexcept nogil` and allocation free.
 
 from patrec._typedefs cimport floating, intp_t
+
+cdef extern from "Python.h":
+    # The index of an empty slot: after every training index, so a real candidate
+    # at distance +inf still wins over it.
+    const intp_t NO_INDEX "PY_SSIZE_T_MAX"
 
 
 cdef inline bint heap_better(floating d, intp_t i, floating d2, intp_t i2) noexcept nogil:
@@ -21,12 +26,11 @@ cdef inline bint heap_better(floating d, intp_t i, floating d2, intp_t i2) noexc
     return d < d2 or (d == d2 and i < i2)
 
 
-cdef inline void heap_init(floating* dist, intp_t* idx, intp_t size,
-                           intp_t no_index) noexcept nogil:
+cdef inline void heap_init(floating* dist, intp_t* idx, intp_t size) noexcept nogil:
     cdef intp_t j
     for j in range(size):
         dist[j] = <floating> (1.0 / 0.0)
-        idx[j] = no_index
+        idx[j] = NO_INDEX
 
 
 cdef inline void _sift_down(floating* dist, intp_t* idx, intp_t start,

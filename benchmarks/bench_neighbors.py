@@ -347,7 +347,7 @@ def calibrate():
     """Measure the constants of the cost model of ``auto`` (neighbors/_index.py).
 
     Brute force: nanoseconds per (query, sample) pair, fitted as ``a + b d`` over
-    d = 2 .. 64, with and without the GEMM filter.  Tree: nanoseconds per sample
+    d = 2 .. 256, with and without the GEMM filter.  Tree: nanoseconds per sample
     to build, and per query ``c + e (a + b d)`` with ``e`` the distance
     evaluations counted, fitted over uniform and clustered data, d = 2 .. 16.
     Prints the fitted constants (stderr) and one JSON line each.
@@ -355,7 +355,7 @@ def calibrate():
     rng = np.random.default_rng(0)
     n_train, n_queries = (5_000, 500) if QUICK else (20_000, 2_000)
     rows = {"gemm": [], "direct": []}
-    for d in (2, 4, 8, 16, 32, 64):
+    for d in (2, 4, 8, 16, 64, 256):
         X, Q = rng.normal(size=(n_train, d)), rng.normal(size=(n_queries, d))
         for name, metric in (("gemm", "euclidean"), ("direct", "manhattan")):
             index = BruteForce(X, metric=metric)

@@ -69,6 +69,7 @@ cdef struct Tree:
     double p
     double grow
     double tiny
+    bint use_boxes
 
 
 cdef struct Search:
@@ -159,14 +160,32 @@ cdef void _scan_leaf(const Tree* tree, Search* search, intp_t node, double d_nod
         s += 1
 
 
+cdef inline double _box_rdist(const Tree* tree, const floating* x,
+                              const floating* low, const floating* high,
+                              floating* nearest) noexcept nogil:
+    # The reduced distance from x to the nearest point of the box low .. high: x
+    # clipped to the box, measured by the metric's own kernel (every metric here
+    # grows with each |x_j - y_j|, so no sample of the box is nearer).
+    cdef intp_t j
+    for j in range(tree.n_features):
+        if x[j] < low[j]:
+            nearest[j] = low[j]
+        elif x[j] > high[j]:
+            nearest[j] = high[j]
+        else:
+            nearest[j] = x[j]
+    return rdist(tree.kind, tree.p, x, nearest, tree.n_features)
+
+
 cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
                  const floating* x, const floating* data, const floating* centers,
+                 const floating* low, const floating* high, floating* nearest,
                  floating* heap_dist) noexcept nogil:
     cdef intp_t first = tree.node_child[node], n_children = tree.node_nchild[node]
     cdef intp_t c, j, child, n_features = tree.n_features
     cdef double child_dist[MAX_BRANCHING]
     cdef intp_t child_rank[MAX_BRANCHING]
-    cdef double d, limit
+    cdef double d, limit, box
     if n_children == 0:
         _scan_leaf(tree, search, node, d_node, x, data, heap_dist)
         return
@@ -197,7 +216,19 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
             d = sqrt(d)
         elif d > limit:
             continue
-        _visit(tree, search, child, d, x, data, centers, heap_dist)
+        if tree.use_boxes:
+            # The box rule: the nearest point of the child's bounding box is
+            # farther than B (with the same margin), so is every sample in it.
+            limit = search.bound * tree.grow + tree.tiny
+            box = _box_rdist(tree, x, &low[child * n_features],
+                             &high[child * n_features], nearest)
+            if tree.kind == SQEUCLIDEAN:
+                if box > limit * limit:
+                    continue
+            elif box > limit:
+                continue
+        _visit(tree, search, child, d, x, data, centers, low, high, nearest,
+               heap_dist)
         if search.failed:
             return
 
@@ -206,7 +237,7 @@ cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] no
                      const intp_t[::1] node_end, const intp_t[::1] node_child,
                      const intp_t[::1] node_nchild, const double[::1] radius,
                      const double[::1] to_center, const intp_t[::1] order,
-                     double grow, double tiny) noexcept:
+                     double grow, double tiny, bint use_boxes) noexcept:
     cdef Tree tree
     tree.node_start = &node_start[0]
     tree.node_end = &node_end[0]
@@ -220,6 +251,7 @@ cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] no
     tree.p = p
     tree.grow = grow
     tree.tiny = tiny
+    tree.use_boxes = use_boxes
     return tree
 
 
@@ -234,7 +266,8 @@ cdef double _root_distance(const Tree* tree, Search* search, const floating* x,
 
 def knn_search(int kind, double p, const floating[:, ::1] queries,
                const floating[:, ::1] data, const floating[:, ::1] centers,
-               const intp_t[::1] node_start, const intp_t[::1] node_end,
+               const floating[:, ::1] low, const floating[:, ::1] high,
+               bint use_boxes, const intp_t[::1] node_start, const intp_t[::1] node_end,
                const intp_t[::1] node_child, const intp_t[::1] node_nchild,
                const double[::1] radius, const double[::1] to_center,
                const intp_t[::1] order, double grow, double tiny,
@@ -244,15 +277,19 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
     best first, and the number of distance evaluations per query."""
     cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
                                 node_child, node_nchild, radius, to_center, order,
-                                grow, tiny)
+                                grow, tiny, use_boxes)
     cdef Search search
     cdef intp_t i, k = out_idx.shape[1]
     cdef double d_root
     cdef SignalWatch watch
     cdef bint stopped = False
+    cdef floating* nearest
     watch.work = 0
     if queries.shape[0] == 0:
         return
+    nearest = <floating*> malloc(data.shape[1] * sizeof(floating))
+    if nearest == NULL:
+        raise MemoryError()
     search.k = k
     search.failed = False
     with nogil:
@@ -263,19 +300,21 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
             search.n_evals = 0
             d_root = _root_distance(&tree, &search, &queries[i, 0], &centers[0, 0])
             _visit(&tree, &search, 0, d_root, &queries[i, 0], &data[0, 0],
-                   &centers[0, 0], &out_dist[i, 0])
+                   &centers[0, 0], &low[0, 0], &high[0, 0], nearest, &out_dist[i, 0])
             heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)
             out_evals[i] = search.n_evals
             if stop_after(&watch, (search.n_evals + 1) * tree.n_features):
                 stopped = True
                 break
+    free(nearest)
     if stopped:
         raise_interrupt()
 
 
 def radius_search(int kind, double p, const floating[:, ::1] queries,
                   const floating[:, ::1] data, const floating[:, ::1] centers,
-                  const intp_t[::1] node_start, const intp_t[::1] node_end,
+                  const floating[:, ::1] low, const floating[:, ::1] high,
+                  bint use_boxes, const intp_t[::1] node_start, const intp_t[::1] node_end,
                   const intp_t[::1] node_child, const intp_t[::1] node_nchild,
                   const double[::1] radius, const double[::1] to_center,
                   const intp_t[::1] order, double grow, double tiny, double r,
@@ -288,13 +327,16 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
     """
     cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
                                 node_child, node_nchild, radius, to_center, order,
-                                grow, tiny)
+                                grow, tiny, use_boxes)
     cdef Search search
     cdef intp_t i, start
     cdef double d_root
     cdef floating dummy = 0
     cdef SignalWatch watch
     cdef bint stopped = False
+    cdef floating* nearest = <floating*> malloc(data.shape[1] * sizeof(floating))
+    if nearest == NULL:
+        raise MemoryError()
     watch.work = 0
     search.k = 0
     search.failed = False
@@ -310,7 +352,7 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
             search.n_evals = 0
             d_root = _root_distance(&tree, &search, &queries[i, 0], &centers[0, 0])
             _visit(&tree, &search, 0, d_root, &queries[i, 0], &data[0, 0],
-                   &centers[0, 0], &dummy)
+                   &centers[0, 0], &low[0, 0], &high[0, 0], nearest, &dummy)
             if search.failed:
                 break
             out_counts[i] = search.n_found - start
@@ -331,6 +373,7 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
         reduced = np.empty(search.n_found, dtype=np.float64)
         _copy_found(&search, indices, reduced)
     finally:
+        free(nearest)
         free(search.found_idx)
         free(search.found_rdist)
     return indices, reduced

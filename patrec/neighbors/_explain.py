@@ -20,6 +20,8 @@ ENTERED_DTYPE = np.dtype([("node", np.intp), ("distance", np.float64),
                           ("bound", np.float64)])
 PRUNED_DTYPE = np.dtype([("node", np.intp), ("distance", np.float64),
                          ("bound", np.float64), ("radius", np.float64)])
+BOXED_DTYPE = np.dtype([("node", np.intp), ("distance", np.float64),
+                        ("bound", np.float64)])
 SKIPPED_DTYPE = np.dtype([("node", np.intp), ("sample", np.intp),
                           ("to_center", np.float64), ("distance", np.float64),
                           ("bound", np.float64), ("far", np.bool_)])
@@ -54,6 +56,12 @@ class SearchExplanation:
     pruned : structured ndarray
         The nodes skipped by rule 1, D(x, M_p) > B + r_p, in order: ``node``,
         ``distance`` D(x, M_p), ``bound`` B and ``radius`` r_p at that moment.
+    pruned_by_box : structured ndarray
+        The nodes that passed rule 1 but were skipped by the box rule of the k-d
+        partition, D(x, box_p) > B (always empty for ``partition="kmeans"``):
+        ``node``, ``distance`` D(x, box_p), the distance from x to the nearest
+        point of the node's bounding box (not counted as a distance evaluation),
+        and ``bound`` B.
     skipped : structured ndarray
         The samples of entered leaves skipped by rule 2: ``node`` (the leaf),
         ``sample`` (training index), ``to_center`` D(x_i, M_p), ``distance``
@@ -77,21 +85,23 @@ class SearchExplanation:
     textbook's inequality, with room to spare.
     """
 
-    def __init__(self, query, k, indices, distances, entered, pruned, skipped,
-                 bound_updates, distance_evaluations):
+    def __init__(self, query, k, indices, distances, entered, pruned, pruned_by_box,
+                 skipped, bound_updates, distance_evaluations):
         self.query = query
         self.k = k
         self.indices = indices
         self.distances = distances
         self.entered = entered
         self.pruned = pruned
+        self.pruned_by_box = pruned_by_box
         self.skipped = skipped
         self.bound_updates = bound_updates
         self.distance_evaluations = distance_evaluations
 
     def __repr__(self):
         return (f"SearchExplanation(k={self.k}, entered={len(self.entered)} nodes, "
-                f"pruned={len(self.pruned)} nodes by rule 1, skipped="
+                f"pruned={len(self.pruned)} nodes by rule 1 and "
+                f"{len(self.pruned_by_box)} by the box rule, skipped="
                 f"{len(self.skipped)} samples by rule 2, "
                 f"distance_evaluations={len(self.distance_evaluations)})")
 
@@ -105,8 +115,9 @@ def explain_search(tree, x, k):
 class _Walk:
 
     def __init__(self, tree, x, k):
-        (self.data, self.centers, self.node_start, self.node_end, self.node_child,
-         self.node_nchild, self.radius, self.to_center, self.order, self.grow,
+        (self.data, self.centers, self.low, self.high, self.use_boxes,
+         self.node_start, self.node_end, self.node_child, self.node_nchild,
+         self.radius, self.to_center, self.order, self.grow,
          self.tiny) = tree._tree_arrays()
         self.metric = tree._metric
         self.squared = self.metric.kind == _SQEUCLIDEAN
@@ -115,7 +126,7 @@ class _Walk:
         # the k best (reduced distance, training index), best first; sentinels
         self.best = [(np.inf, np.iinfo(np.intp).max)] * k
         self.bound = math.inf
-        self.entered, self.pruned, self.skipped = [], [], []
+        self.entered, self.pruned, self.boxed, self.skipped = [], [], [], []
         self.updates, self.evaluations = [], []
 
     def reduced(self, rows):
@@ -139,6 +150,7 @@ class _Walk:
             self.x.copy(), self.k, indices, distances,
             np.array(self.entered, dtype=ENTERED_DTYPE),
             np.array(self.pruned, dtype=PRUNED_DTYPE),
+            np.array(self.boxed, dtype=BOXED_DTYPE),
             np.array(self.skipped, dtype=SKIPPED_DTYPE),
             np.array(self.updates, dtype=UPDATE_DTYPE),
             np.array(self.evaluations, dtype=EVALUATION_DTYPE))
@@ -162,6 +174,14 @@ class _Walk:
                 self.pruned.append((child, self.true(d), self.bound,
                                     self.radius[child]))
                 continue
+            if self.use_boxes:
+                # The box rule: x's distance to the child's bounding box > B.
+                limit = self.bound * self.grow + self.tiny
+                nearest = np.clip(self.x, self.low[child], self.high[child])
+                box = float(self.reduced(nearest[None, :])[0])
+                if (box > limit * limit) if self.squared else (box > limit):
+                    self.boxed.append((child, self.true(box), self.bound))
+                    continue
             self.visit(child, self.true(d))
 
     def scan_leaf(self, node, d_node):

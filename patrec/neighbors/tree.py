@@ -28,10 +28,10 @@ from scipy.cluster.vq import kmeans2, vq
 
 from .._parallel import run_row_ranges
 from .._progress import Reporter
-from .._validation import check_random_state, check_scalar
+from .._validation import check_option, check_random_state, check_scalar
 from ._explain import explain_search
 from ._index import NeighborIndex
-from . import _bnb_tree, _distances
+from . import _bnb_build, _bnb_tree
 
 __all__ = ["BranchBoundTree"]
 
@@ -41,6 +41,10 @@ _KMEANS_SAMPLE = 2048
 _KMEANS_ITER = 8
 # Batches of at least this many queries are searched in space-filling-curve order.
 _LOCALITY_MIN_QUERIES = 256
+# The partitions of the training set the search runs over (see the class docstring).
+PARTITIONS = ("kd", "kmeans")
+_KMEANS_BRANCHING = 4
+_LEAF_SIZE = {"kd": 32, "kmeans": 64}
 
 
 class BranchBoundTree(NeighborIndex):
@@ -111,16 +115,31 @@ class BranchBoundTree(NeighborIndex):
     ((1, 3), True)
     """
 
-    def __init__(self, X, metric="euclidean", p=2, metric_params=None, branching=4,
-                 leaf_size=64, random_state=None, verbose=0):
+    def __init__(self, X, metric="euclidean", p=2, metric_params=None,
+                 partition="kd", branching=None, leaf_size=None, random_state=None,
+                 verbose=0):
         log = Reporter(type(self).__name__, verbose)
+        self.partition = check_option(partition, "partition", PARTITIONS)
+        if partition == "kd" and branching not in (None, 2):
+            raise ValueError(
+                f"branching={branching!r}: the k-d partition always splits a node in "
+                "two; pass partition='kmeans' for more children per node."
+            )
+        if branching is None:
+            branching = 2 if partition == "kd" else _KMEANS_BRANCHING
+        if leaf_size is None:
+            leaf_size = _LEAF_SIZE[partition]
         super().__init__(X, metric, p, metric_params)
         self.branching = check_scalar(branching, "branching", numbers.Integral, low=2,
                                       high=_bnb_tree.MAX_CHILDREN)
         self.leaf_size = check_scalar(leaf_size, "leaf_size", numbers.Integral, low=1)
         self.random_state = random_state
         started = time.perf_counter()
-        depth = self._build(check_random_state(random_state), log)
+        if partition == "kd":
+            depth = self._build_kd(log)
+        else:
+            depth = self._build(check_random_state(random_state), log)
+        self._measure_nodes(log)
         log(1, f"built {self.n_nodes} nodes ({self.n_leaves} leaves of at most "
                f"{self.leaf_size} samples, depth {depth}) over {self.n_samples} samples "
                f"in {time.perf_counter() - started:.2f} s")
@@ -161,8 +180,24 @@ class BranchBoundTree(NeighborIndex):
         self._node_end = np.asarray(end, dtype=np.intp)
         self._node_child = np.asarray(child, dtype=np.intp)
         self._node_nchild = np.asarray(nchild, dtype=np.intp)
-        self._measure_nodes()
         return level
+
+    def _build_kd(self, log):
+        """The k-d partition (compiled): median cuts of the widest feature."""
+        data = self._data  # the private copy, reordered in place
+        n_samples = data.shape[0]
+        smallest_leaf = max(1, (self.leaf_size + 1) // 2)
+        capacity = 2 * (n_samples // smallest_leaf + 1)
+        order = np.arange(n_samples, dtype=np.intp)
+        arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(4)]
+        started = time.perf_counter()
+        n_nodes, depth = _bnb_build.kd_partition(data, order, self.leaf_size, *arrays)
+        self._order = order
+        (self._node_start, self._node_end, self._node_child,
+         self._node_nchild) = (a[:n_nodes].copy() for a in arrays)
+        log(2, f"k-d partition: {n_nodes} nodes, depth {depth}, in "
+               f"{time.perf_counter() - started:.2f} s")
+        return depth
 
     def _split(self, members, rng):
         """Cluster labels splitting ``members`` in two or more groups, or None."""
@@ -194,26 +229,29 @@ class BranchBoundTree(NeighborIndex):
         labels[np.argsort(points[:, widest], kind="stable")[len(points) // 2:]] = 1
         return labels
 
-    def _measure_nodes(self):
-        """Means M_p, radii r_p and, at the leaves, sorted D(x_i, M_p)."""
+    def _measure_nodes(self, log):
+        """Means M_p, radii r_p, bounding boxes and, at the leaves, sorted
+        D(x_i, M_p) (compiled: one pass over the samples per level)."""
         data, metric = self._data, self._metric
         n_nodes = len(self._node_start)
+        started = time.perf_counter()
         self._centers = np.empty((n_nodes, data.shape[1]), dtype=data.dtype)
         self._radius = np.empty(n_nodes, dtype=np.float64)
         self._to_center = np.zeros(data.shape[0], dtype=np.float64)
-        for node in range(n_nodes):
-            lo, hi = self._node_start[node], self._node_end[node]
-            center = _mean(data[lo:hi]).astype(data.dtype)
-            self._centers[node] = center
-            distances = metric.reduced(data[lo:hi], center[None, :]).astype(np.float64)
-            _distances.rdist_to_dist_inplace(metric.kind, metric.p, distances)
-            distances = distances[:, 0]
-            self._radius[node] = distances.max()
-            if self._node_nchild[node] == 0:
-                ranking = np.argsort(distances, kind="stable")
-                self._to_center[lo:hi] = distances[ranking]
-                self._data[lo:hi] = data[lo:hi][ranking]
-                self._order[lo:hi] = self._order[lo:hi][ranking]
+        low = np.empty((n_nodes, data.shape[1]), dtype=data.dtype)
+        high = np.empty((n_nodes, data.shape[1]), dtype=data.dtype)
+        _bnb_build.measure_nodes(metric.kind, metric.p, data, self._order,
+                                 self._node_start, self._node_end, self._node_nchild,
+                                 self._centers, self._radius, low, high,
+                                 self._to_center)
+        # The box rule belongs to the k-d partition, whose cells are boxes; the
+        # k-means tree is searched by the course's two rules alone.
+        self._use_boxes = self.partition == "kd"
+        if not self._use_boxes:
+            low, high = low[:1], high[:1]  # (unused by the search)
+        self._low, self._high = low, high
+        log(2, f"means, radii and leaf distances measured in "
+               f"{time.perf_counter() - started:.2f} s")
         # Rounding margin of the pruning rules (see _bnb_tree.pyx).
         eps = np.finfo(data.dtype).eps / 2
         slack = 4 * (data.shape[1] + 8) * eps
@@ -234,7 +272,8 @@ class BranchBoundTree(NeighborIndex):
         return rows
 
     def _tree_arrays(self):
-        return (self._data, self._centers, self._node_start, self._node_end,
+        return (self._data, self._centers, self._low, self._high, self._use_boxes,
+                self._node_start, self._node_end,
                 self._node_child, self._node_nchild, self._radius, self._to_center,
                 self._order, self._grow, self._tiny)
 
@@ -384,12 +423,6 @@ class BranchBoundTree(NeighborIndex):
         if x.shape[0] != 1:
             raise ValueError(f"explain takes one query; x has {x.shape[0]} rows.")
         return explain_search(self, x[0], self._check_k(k))
-
-
-def _mean(rows):
-    """The mean row in float64, without overflow even near the largest float."""
-    scale = max(float(np.abs(rows).max()), np.finfo(np.float64).tiny)
-    return (rows / scale).mean(axis=0, dtype=np.float64) * scale
 
 
 def _object_array(parts, n_rows):

@@ -177,15 +177,65 @@ cdef inline double _box_rdist(const Tree* tree, const floating* x,
     return rdist(tree.kind, tree.p, x, nearest, tree.n_features)
 
 
+cdef bint _beyond(const Tree* tree, double reduced, double limit) noexcept nogil:
+    """Is the distance whose reduced form is ``reduced`` above ``limit``?"""
+    if tree.kind == SQEUCLIDEAN:
+        return reduced > limit * limit
+    return reduced > limit
+
+
+cdef void _visit_boxes(const Tree* tree, Search* search, intp_t node,
+                       const floating* x, const floating* data,
+                       const floating* centers, const floating* low,
+                       const floating* high, floating* nearest,
+                       floating* heap_dist) noexcept nogil:
+    # The k-d partition: its nodes are boxes.
+    cdef intp_t first = tree.node_child[node], n_children = tree.node_nchild[node]
+    cdef intp_t c, j, child, n_features = tree.n_features
+    cdef double box_dist[MAX_BRANCHING]
+    cdef intp_t box_rank[MAX_BRANCHING]
+    cdef double d
+    if n_children == 0:
+        # A leaf: D(x, M_p), rule 1, then rule 2 in the scan.
+        d = rdist(tree.kind, tree.p, x, &centers[node * n_features], n_features)
+        search.n_evals += 1
+        if _beyond(tree, d, (search.bound + tree.radius[node]) * tree.grow
+                   + tree.tiny):
+            return
+        _scan_leaf(tree, search, node, rdist_to_dist(tree.kind, tree.p, d), x, data,
+                   heap_dist)
+        return
+    # Expand: the distance from x to every child's box, nearest box first.
+    for c in range(n_children):
+        d = _box_rdist(tree, x, &low[(first + c) * n_features],
+                       &high[(first + c) * n_features], nearest)
+        j = c
+        while j > 0 and box_dist[j - 1] > d:
+            box_dist[j] = box_dist[j - 1]
+            box_rank[j] = box_rank[j - 1]
+            j -= 1
+        box_dist[j] = d
+        box_rank[j] = first + c
+    for c in range(n_children):
+        # The box rule: the nearest point of the child's box is farther than B (with
+        # the rounding margin), and so is every sample in it.
+        if _beyond(tree, box_dist[c], search.bound * tree.grow + tree.tiny):
+            continue
+        _visit_boxes(tree, search, box_rank[c], x, data, centers, low, high, nearest,
+                     heap_dist)
+        if search.failed:
+            return
+
+
 cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
                  const floating* x, const floating* data, const floating* centers,
-                 const floating* low, const floating* high, floating* nearest,
                  floating* heap_dist) noexcept nogil:
+    # The k-means partition: the course's search.
     cdef intp_t first = tree.node_child[node], n_children = tree.node_nchild[node]
     cdef intp_t c, j, child, n_features = tree.n_features
     cdef double child_dist[MAX_BRANCHING]
     cdef intp_t child_rank[MAX_BRANCHING]
-    cdef double d, limit, box
+    cdef double d, limit
     if n_children == 0:
         _scan_leaf(tree, search, node, d_node, x, data, heap_dist)
         return
@@ -216,21 +266,24 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
             d = sqrt(d)
         elif d > limit:
             continue
-        if tree.use_boxes:
-            # The box rule: the nearest point of the child's bounding box is
-            # farther than B (with the same margin), so is every sample in it.
-            limit = search.bound * tree.grow + tree.tiny
-            box = _box_rdist(tree, x, &low[child * n_features],
-                             &high[child * n_features], nearest)
-            if tree.kind == SQEUCLIDEAN:
-                if box > limit * limit:
-                    continue
-            elif box > limit:
-                continue
-        _visit(tree, search, child, d, x, data, centers, low, high, nearest,
-               heap_dist)
+        _visit(tree, search, child, d, x, data, centers, heap_dist)
         if search.failed:
             return
+
+
+cdef void _search(const Tree* tree, Search* search, const floating* x,
+                  const floating* data, const floating* centers,
+                  const floating* low, const floating* high, floating* nearest,
+                  floating* heap_dist) noexcept nogil:
+    cdef double d_root = 0.0
+    if tree.use_boxes:
+        _visit_boxes(tree, search, 0, x, data, centers, low, high, nearest, heap_dist)
+        return
+    # The root's own distance matters only when the root is a leaf (rule 2).
+    if tree.node_nchild[0] == 0:
+        search.n_evals += 1
+        d_root = _distance(tree, x, centers)
+    _visit(tree, search, 0, d_root, x, data, centers, heap_dist)
 
 
 cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] node_start,
@@ -255,15 +308,6 @@ cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] no
     return tree
 
 
-cdef double _root_distance(const Tree* tree, Search* search, const floating* x,
-                           const floating* centers) noexcept nogil:
-    # The root's own distance matters only when the root is a leaf (rule 2).
-    if tree.node_nchild[0] != 0:
-        return 0.0
-    search.n_evals += 1
-    return _distance(tree, x, centers)
-
-
 def knn_search(int kind, double p, const floating[:, ::1] queries,
                const floating[:, ::1] data, const floating[:, ::1] centers,
                const floating[:, ::1] low, const floating[:, ::1] high,
@@ -280,7 +324,6 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
                                 grow, tiny, use_boxes)
     cdef Search search
     cdef intp_t i, k = out_idx.shape[1]
-    cdef double d_root
     cdef SignalWatch watch
     cdef bint stopped = False
     cdef floating* nearest
@@ -298,9 +341,8 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
             search.heap_idx = &out_idx[i, 0]
             search.bound = INFINITY
             search.n_evals = 0
-            d_root = _root_distance(&tree, &search, &queries[i, 0], &centers[0, 0])
-            _visit(&tree, &search, 0, d_root, &queries[i, 0], &data[0, 0],
-                   &centers[0, 0], &low[0, 0], &high[0, 0], nearest, &out_dist[i, 0])
+            _search(&tree, &search, &queries[i, 0], &data[0, 0], &centers[0, 0],
+                    &low[0, 0], &high[0, 0], nearest, &out_dist[i, 0])
             heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)
             out_evals[i] = search.n_evals
             if stop_after(&watch, (search.n_evals + 1) * tree.n_features):
@@ -330,7 +372,6 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
                                 grow, tiny, use_boxes)
     cdef Search search
     cdef intp_t i, start
-    cdef double d_root
     cdef floating dummy = 0
     cdef SignalWatch watch
     cdef bint stopped = False
@@ -350,9 +391,8 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
         for i in range(queries.shape[0]):
             start = search.n_found
             search.n_evals = 0
-            d_root = _root_distance(&tree, &search, &queries[i, 0], &centers[0, 0])
-            _visit(&tree, &search, 0, d_root, &queries[i, 0], &data[0, 0],
-                   &centers[0, 0], &low[0, 0], &high[0, 0], nearest, &dummy)
+            _search(&tree, &search, &queries[i, 0], &data[0, 0], &centers[0, 0],
+                    &low[0, 0], &high[0, 0], nearest, &dummy)
             if search.failed:
                 break
             out_counts[i] = search.n_found - start

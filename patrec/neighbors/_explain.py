@@ -51,14 +51,16 @@ class SearchExplanation:
         Their distances (equal to ``query``'s, in the tree's dtype).
     entered : structured ndarray
         The nodes in the order the search entered them, the root first: ``node``,
-        ``distance`` D(x, M_p) (0 for an internal root, never measured) and
+        ``distance`` D(x, M_p) (0 for an internal root, never measured; NaN for
+        the internal nodes of the k-d partition, pruned by their boxes alone) and
         ``bound``, B on entering.
     pruned : structured ndarray
-        The nodes skipped by rule 1, D(x, M_p) > B + r_p, in order: ``node``,
+        The nodes skipped by rule 1, D(x, M_p) > B + r_p (for the k-d partition:
+        leaves whose box did not prune them), in order: ``node``,
         ``distance`` D(x, M_p), ``bound`` B and ``radius`` r_p at that moment.
     pruned_by_box : structured ndarray
-        The nodes that passed rule 1 but were skipped by the box rule of the k-d
-        partition, D(x, box_p) > B (always empty for ``partition="kmeans"``):
+        The nodes of the k-d partition skipped by the box rule, D(x, box_p) > B
+        (always empty for ``partition="kmeans"``):
         ``node``, ``distance`` D(x, box_p), the distance from x to the nearest
         point of the node's bounding box (not counted as a distance evaluation),
         and ``bound`` B.
@@ -137,11 +139,14 @@ class _Walk:
         return math.sqrt(reduced) if self.squared else float(reduced)
 
     def run(self):
-        d_root = 0.0
-        if self.node_nchild[0] == 0:  # the root's distance matters only at a leaf
-            d_root = self.true(self.reduced(self.centers[:1])[0])
-            self.evaluations.append((0, -1, d_root))
-        self.visit(0, d_root)
+        if self.use_boxes:
+            self.visit_boxes(0, 0.0)
+        else:
+            d_root = 0.0
+            if self.node_nchild[0] == 0:  # the root's distance matters only at a leaf
+                d_root = self.true(self.reduced(self.centers[:1])[0])
+                self.evaluations.append((0, -1, d_root))
+            self.visit(0, d_root)
         best = sorted(self.best)
         reduced = np.array([[d for d, _ in best]], dtype=self.data.dtype)
         distances = self.metric.finish(reduced)[0]
@@ -174,15 +179,38 @@ class _Walk:
                 self.pruned.append((child, self.true(d), self.bound,
                                     self.radius[child]))
                 continue
-            if self.use_boxes:
-                # The box rule: x's distance to the child's bounding box > B.
-                limit = self.bound * self.grow + self.tiny
-                nearest = np.clip(self.x, self.low[child], self.high[child])
-                box = float(self.reduced(nearest[None, :])[0])
-                if (box > limit * limit) if self.squared else (box > limit):
-                    self.boxed.append((child, self.true(box), self.bound))
-                    continue
             self.visit(child, self.true(d))
+
+    def beyond(self, reduced, limit):
+        return (reduced > limit * limit) if self.squared else (reduced > limit)
+
+    def visit_boxes(self, node, box):
+        """The k-d partition: the box rule at the internal nodes, rules 1 and 2 at
+        the leaves."""
+        first, n_children = self.node_child[node], self.node_nchild[node]
+        if n_children == 0:
+            d = float(self.reduced(self.centers[node:node + 1])[0])
+            self.evaluations.append((node, -1, self.true(d)))
+            limit = (self.bound + self.radius[node]) * self.grow + self.tiny
+            if self.beyond(d, limit):  # rule 1
+                self.pruned.append((node, self.true(d), self.bound, self.radius[node]))
+                return
+            self.entered.append((node, self.true(d), self.bound))
+            self.scan_leaf(node, self.true(d))
+            return
+        self.entered.append((node, np.nan, self.bound))
+        # Expand: x's distance to every child's box, nearest box first.
+        children = np.arange(first, first + n_children)
+        measured = [float(self.reduced(np.clip(self.x, self.low[c],
+                                               self.high[c])[None, :])[0])
+                    for c in children]
+        for c in np.argsort(measured, kind="stable"):
+            child, box = int(children[c]), measured[c]
+            # The box rule: D(x, box) > B, with the search's rounding margin.
+            if self.beyond(box, self.bound * self.grow + self.tiny):
+                self.boxed.append((child, self.true(box), self.bound))
+                continue
+            self.visit_boxes(child, box)
 
     def scan_leaf(self, node, d_node):
         start, stop = self.node_start[node], self.node_end[node]

@@ -46,8 +46,9 @@ from libc.stdlib cimport free, malloc, realloc
 
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
-from patrec.neighbors._distances cimport (MetricKind, SQEUCLIDEAN, dist_to_rdist,
-                                          rdist, rdist_to_dist)
+from patrec.neighbors._distances cimport (CITYBLOCK, MINKOWSKI, MetricKind,
+                                          SQEUCLIDEAN, dist_to_rdist, rdist,
+                                          rdist_to_dist)
 from patrec.neighbors._heap cimport heap_init, heap_make, heap_push, heap_sort
 
 cdef enum:
@@ -160,21 +161,46 @@ cdef void _scan_leaf(const Tree* tree, Search* search, intp_t node, double d_nod
         s += 1
 
 
-cdef inline double _box_rdist(const Tree* tree, const floating* x,
-                              const floating* low, const floating* high,
-                              floating* nearest) noexcept nogil:
-    # The reduced distance from x to the nearest point of the box low .. high: x
-    # clipped to the box, measured by the metric's own kernel (every metric here
-    # grows with each |x_j - y_j|, so no sample of the box is nearer).
+cdef inline floating _box_rdist(const Tree* tree, const floating* x,
+                                const floating* low, const floating* high,
+                                floating* nearest) noexcept nogil:
+    # The reduced distance from x to the nearest point of the box low .. high, whose
+    # coordinate j is x_j clipped to [low_j, high_j]: every metric here grows with
+    # each |x_j - y_j|, so no sample of the box is nearer.  The gap g_j = |x_j - y_j|
+    # is low_j - x_j, x_j - high_j or 0; the sum runs in one pass for the common
+    # metrics, through the clipped point and the kernel for minkowski.
     cdef intp_t j
+    cdef floating gap, total = 0
+    if tree.kind == MINKOWSKI:
+        for j in range(tree.n_features):
+            nearest[j] = min(max(x[j], low[j]), high[j])
+        return rdist(tree.kind, tree.p, x, nearest, tree.n_features)
     for j in range(tree.n_features):
-        if x[j] < low[j]:
-            nearest[j] = low[j]
-        elif x[j] > high[j]:
-            nearest[j] = high[j]
-        else:
-            nearest[j] = x[j]
-    return rdist(tree.kind, tree.p, x, nearest, tree.n_features)
+        gap = max(max(low[j] - x[j], x[j] - high[j]), <floating> 0)
+        if tree.kind == SQEUCLIDEAN:
+            total += gap * gap
+        elif tree.kind == CITYBLOCK:
+            total += gap
+        elif gap > total:
+            total = gap
+    return total
+
+
+def box_rdist(int kind, double p, const floating[::1] x, const floating[::1] low,
+              const floating[::1] high):
+    """The search's reduced distance from ``x`` to the box ``low`` .. ``high``
+    (`BranchBoundTree.explain` repeats the search with it)."""
+    cdef Tree tree
+    cdef floating result
+    cdef floating* nearest = <floating*> malloc(x.shape[0] * sizeof(floating))
+    if nearest == NULL:
+        raise MemoryError()
+    tree.kind = <MetricKind> kind
+    tree.p = p
+    tree.n_features = x.shape[0]
+    result = _box_rdist(&tree, &x[0], &low[0], &high[0], nearest)
+    free(nearest)
+    return float(result)
 
 
 cdef bint _beyond(const Tree* tree, double reduced, double limit) noexcept nogil:

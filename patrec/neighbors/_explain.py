@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from ._bnb_tree import box_rdist
 from ._distances import KINDS
 
 _SQEUCLIDEAN = KINDS["sqeuclidean"]
@@ -201,9 +202,8 @@ class _Walk:
         self.entered.append((node, np.nan, self.bound))
         # Expand: x's distance to every child's box, nearest box first.
         children = np.arange(first, first + n_children)
-        measured = [float(self.reduced(np.clip(self.x, self.low[c],
-                                               self.high[c])[None, :])[0])
-                    for c in children]
+        measured = [box_rdist(self.metric.kind, self.metric.p, self.x, self.low[c],
+                              self.high[c]) for c in children]
         for c in np.argsort(measured, kind="stable"):
             child, box = int(children[c]), measured[c]
             # The box rule: D(x, box) > B, with the search's rounding margin.

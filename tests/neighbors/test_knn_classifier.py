@@ -273,7 +273,7 @@ def test_verbose_reports_the_tree_and_the_queries(capsys):
     assert "queries 1..16384 of 20000 classified" in err
     assert "queries 16385..20000 of 20000 classified" in err
     KNeighborsClassifier(algorithm="bnb", verbose=2).fit(X, y)
-    assert "[BranchBoundTree] level 0: 1 nodes split into" in capsys.readouterr().err
+    assert "[BranchBoundTree] k-d partition: " in capsys.readouterr().err
     clf.set_params(verbose=0).predict(X[:10])
     assert capsys.readouterr().err == ""
     with pytest.raises(ValueError, match="verbose must be a non-negative"):

@@ -259,7 +259,7 @@ def test_verbose_reports_the_tree_and_the_queries(capsys):
     y = (X[:, 0] > 0).astype(int)
     clf = KNeighborsClassifier(algorithm="bnb", verbose=1).fit(X, y)
     err = capsys.readouterr().err
-    assert re.search(r"^\[BranchBoundTree\] built \d+ nodes \(\d+ leaves of at most 64 "
+    assert re.search(r"^\[BranchBoundTree\] built \d+ nodes \(\d+ leaves of at most 32 "
                      r"samples, depth \d+\) over 5000 samples in [\d.]+ s$", err, re.M), err
     clf.predict(rng.normal(size=(20000, 2)))
     err = capsys.readouterr().err.splitlines()

@@ -3,7 +3,7 @@
 #
 # Design
 # ------
-# The tree is a set of flat arrays built in Python (tree.py):
+# The tree is a set of flat arrays (built by tree.py and _bnb_build.pyx):
 #
 #   node_start[p], node_end[p]   node p owns samples start .. end-1 of the tree order
 #   node_child[p], node_nchild[p]  its children are nodes child .. child+nchild-1
@@ -12,8 +12,10 @@
 #   radius[p]                    r_p = max D(x_i, M_p) over the node's samples
 #   data[s, :], order[s]         the samples in tree order and their training index
 #   to_center[s]                 D(x_s, M_leaf), ascending within each leaf
+#   low[p, :], high[p, :]        the bounding box of the node's samples (k-d only)
 #
-# `_visit` is the recursive search of one node (the textbook's steps 2-6):
+# `_visit` is the recursive search of one node of the k-means tree (the textbook's
+# steps 2-6):
 #
 #   * internal node: compute D(x, M_c) for every child, visit the children nearest
 #     first, and before each visit prune the child by rule 1,
@@ -25,6 +27,13 @@
 #     D(x_i, M_p) is sorted, the samples left form one window, found by a binary
 #     search for its start and a stop at its end; only those get a distance.
 #
+# `_visit_boxes` searches the k-d partition (use_boxes), whose nodes are boxes:
+#
+#   * internal node: the distance from x to each child's box (x clipped to the box,
+#     `_box_rdist`), nearest box first; the box rule prunes a child whose box is
+#     farther than B.  No node mean is measured on the way down.
+#   * leaf: D(x, M_p), rule 1, then the leaf's window as above (rule 2).
+#
 # B is the current k-th best true distance (infinite until k samples were seen); the
 # k best (reduced distance, training index) pairs live in the bounded heap of
 # _heap.pxd, the same heap brute force uses, so ties go to the lower training index
@@ -34,7 +43,8 @@
 # little above 1, from the dtype's epsilon and the number of features) and `tiny` is
 # added; a sample that brute force would return is therefore never pruned.
 #
-# Each query counts its distance evaluations (to samples and to node means).
+# Each query counts its distance evaluations (to samples and to node means; the
+# distances to boxes are not counted).
 #
 # Python validates everything first (tree.py, _index.py); all loops run without the
 # GIL and allocate nothing per query except the radius search's growing result list.

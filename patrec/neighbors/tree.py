@@ -61,6 +61,21 @@ _KMEANS_BRANCHING = 4
 _LEAF_SIZE = {"kd": 32, "kmeans": 64}
 
 
+def _spread_bits(bits, n_dims):
+    """For every cell number below 2**bits, its bits moved n_dims places apart."""
+    values = np.arange(1 << bits, dtype=np.uint64)
+    spread = np.zeros_like(values)
+    for bit in range(bits):
+        spread |= ((values >> np.uint64(bit)) & np.uint64(1)) << np.uint64(bit * n_dims)
+    return spread
+
+
+# The Morton code of a query interleaves the bits of its cell numbers on the first
+# one to three features (21 bits in all), by table look-up.
+_MORTON_BITS = {1: 21, 2: 10, 3: 7}
+_MORTON_SPREAD = {2: _spread_bits(10, 2), 3: _spread_bits(7, 3)}
+
+
 class BranchBoundTree(NeighborIndex):
     """Exact k-nearest-neighbour and radius search by branch and bound.
 
@@ -329,19 +344,20 @@ class BranchBoundTree(NeighborIndex):
     def _locality_order(self, X):
         """Queries sorted by their Morton (Z-order) code on the first features."""
         n_dims = min(X.shape[1], 3)
-        if not np.isfinite(self._radius[0]):  # distances overflow: keep the order
+        low, high = self._low[0, :n_dims], self._high[0, :n_dims]  # the root's box
+        span = high.astype(np.float64) - low
+        if not np.isfinite(span).all():  # too wide to scale: keep the order
             return np.arange(X.shape[0])
-        bits = 21 // n_dims
-        low = self._centers[0, :n_dims] - self._radius[0]
-        scale = ((1 << bits) - 1) / max(2 * self._radius[0], 1e-300)
+        bits = _MORTON_BITS[n_dims]
+        scale = ((1 << bits) - 1) / np.maximum(span, 1e-300)
         cells = np.clip((X[:, :n_dims] - low) * scale, 0, (1 << bits) - 1)
-        cells = cells.astype(np.uint64)
-        code = np.zeros(X.shape[0], dtype=np.uint64)
-        for bit in range(bits):
-            for dim in range(n_dims):
-                code |= ((cells[:, dim] >> np.uint64(bit)) & np.uint64(1)) \
-                    << np.uint64(bit * n_dims + dim)
-        return np.argsort(code, kind="stable")
+        cells = cells.astype(np.intp)
+        if n_dims == 1:
+            return np.argsort(cells[:, 0])
+        code = _MORTON_SPREAD[n_dims][cells[:, 0]]
+        for dim in range(1, n_dims):  # interleave the bits of the cell numbers
+            code |= _MORTON_SPREAD[n_dims][cells[:, dim]] << np.uint64(dim)
+        return np.argsort(code)  # (any order of the queries gives the same answers)
 
     def query_radius(self, X, r, return_distance=False, return_counts=False,
                      n_jobs=None):

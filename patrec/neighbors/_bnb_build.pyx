@@ -21,7 +21,7 @@
 
 import numpy as np
 
-from libc.math cimport fabs, isfinite
+from libc.math cimport INFINITY, fabs, isfinite
 from libc.stdlib cimport free, malloc, qsort
 from libc.string cimport memcpy
 
@@ -291,3 +291,278 @@ def measure_nodes(int kind, double p, floating[:, ::1] data, intp_t[::1] order,
     free(indices)
     if stopped:
         raise_interrupt()
+
+
+# -- the k-means partition ------------------------------------------------------------
+#
+# kmeans_partition splits a node of more than leaf_size samples into (at most)
+# `branching` clusters: k-means++ seeds and KMEANS_ITER Lloyd iterations on a random
+# sample of at most KMEANS_SAMPLE of the node's samples, then every sample goes to its
+# nearest centre and the rows are regrouped cluster by cluster (empty clusters are
+# dropped).  Should k-means leave everything in one cluster, the node is cut at the
+# median of its widest feature instead; identical samples stay together in one leaf.
+# k-means runs on the samples shifted by the node's mean and divided by its largest
+# deviation, so its squared distances stay finite whatever the data's magnitude.
+# The random numbers come from a xorshift generator seeded by the caller
+# (random_state): the tree's shape depends on it, the answers do not.
+
+cdef enum:
+    KMEANS_SAMPLE = 2048
+    KMEANS_ITER = 8
+    MAX_CLUSTERS = 64
+
+
+cdef inline unsigned long long _next_random(unsigned long long* state) noexcept nogil:
+    """xorshift64*: the next pseudo-random 64-bit number."""
+    cdef unsigned long long x = state[0]
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    state[0] = x
+    return x * 2685821657736338717ULL
+
+
+cdef inline double _uniform(unsigned long long* state) noexcept nogil:
+    """A pseudo-random number in [0, 1)."""
+    return (_next_random(state) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline double _scaled_sqdist(const floating* row, const double* shift, double scale,
+                                  const double* center, intp_t n_features) noexcept nogil:
+    cdef double total = 0, diff
+    cdef intp_t j
+    for j in range(n_features):
+        diff = (row[j] - shift[j]) / scale - center[j]
+        total += diff * diff
+    return total
+
+
+cdef intp_t _nearest_center(const floating* row, const double* shift, double scale,
+                            const double* centers, intp_t n_clusters,
+                            intp_t n_features) noexcept nogil:
+    cdef intp_t c, best = 0
+    cdef double d, best_d = INFINITY
+    for c in range(n_clusters):
+        d = _scaled_sqdist(row, shift, scale, &centers[c * n_features], n_features)
+        if d < best_d:
+            best, best_d = c, d
+    return best
+
+
+cdef intp_t _kmeans_labels(const floating* data, intp_t lo, intp_t hi,
+                           intp_t n_clusters, intp_t n_features,
+                           unsigned long long* state, double* shift, double* centers,
+                           double* sums, intp_t* counts, intp_t* sample,
+                           double* weight, intp_t* labels) noexcept nogil:
+    """Cluster rows lo .. hi-1 into labels[0 .. hi-lo-1]; return the number of
+    clusters that received a sample."""
+    cdef intp_t m = hi - lo, n_sample, s, t, c, j, it, chosen, used
+    cdef double scale = 0, total, target, d
+    # shift and scale: the mean and the largest deviation from it
+    for j in range(n_features):
+        shift[j] = 0
+    for s in range(lo, hi):
+        for j in range(n_features):
+            shift[j] += data[s * n_features + j] / m
+    for s in range(lo, hi):
+        for j in range(n_features):
+            scale = max(scale, fabs(data[s * n_features + j] - shift[j]))
+    if not scale > 0:
+        scale = 1.0  # (identical samples; an overflowing span ends in the median cut)
+    # the sample (drawn with replacement when the node is large)
+    if m > KMEANS_SAMPLE:
+        n_sample = KMEANS_SAMPLE
+        for t in range(n_sample):
+            sample[t] = lo + <intp_t> (_uniform(state) * m)
+    else:
+        n_sample = m
+        for t in range(n_sample):
+            sample[t] = lo + t
+    # k-means++ seeds: the first at random, each next one with probability
+    # proportional to its squared distance from the nearest seed so far
+    chosen = sample[<intp_t> (_uniform(state) * n_sample)]
+    for j in range(n_features):
+        centers[j] = (data[chosen * n_features + j] - shift[j]) / scale
+    for t in range(n_sample):
+        weight[t] = _scaled_sqdist(&data[sample[t] * n_features], shift, scale,
+                                   centers, n_features)
+    for c in range(1, n_clusters):
+        total = 0
+        for t in range(n_sample):
+            total += weight[t]
+        chosen = sample[<intp_t> (_uniform(state) * n_sample)]
+        if total > 0:
+            target = _uniform(state) * total
+            for t in range(n_sample):
+                target -= weight[t]
+                if target < 0:
+                    chosen = sample[t]
+                    break
+        for j in range(n_features):
+            centers[c * n_features + j] = (data[chosen * n_features + j]
+                                           - shift[j]) / scale
+        for t in range(n_sample):
+            d = _scaled_sqdist(&data[sample[t] * n_features], shift, scale,
+                               &centers[c * n_features], n_features)
+            if d < weight[t]:
+                weight[t] = d
+    # Lloyd's iterations on the sample (an empty cluster keeps its centre)
+    for it in range(KMEANS_ITER):
+        for c in range(n_clusters):
+            counts[c] = 0
+            for j in range(n_features):
+                sums[c * n_features + j] = 0
+        for t in range(n_sample):
+            c = _nearest_center(&data[sample[t] * n_features], shift, scale, centers,
+                                n_clusters, n_features)
+            counts[c] += 1
+            for j in range(n_features):
+                sums[c * n_features + j] += (data[sample[t] * n_features + j]
+                                             - shift[j]) / scale
+        for c in range(n_clusters):
+            if counts[c] > 0:
+                for j in range(n_features):
+                    centers[c * n_features + j] = sums[c * n_features + j] / counts[c]
+    # every sample of the node to its nearest centre
+    for c in range(n_clusters):
+        counts[c] = 0
+    for s in range(lo, hi):
+        c = _nearest_center(&data[s * n_features], shift, scale, centers, n_clusters,
+                            n_features)
+        labels[s - lo] = c
+        counts[c] += 1
+    used = 0
+    for c in range(n_clusters):
+        if counts[c] > 0:
+            used += 1
+    return used
+
+
+def kmeans_partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
+                     intp_t branching, unsigned long long seed,
+                     intp_t[::1] node_start, intp_t[::1] node_end,
+                     intp_t[::1] node_child, intp_t[::1] node_nchild):
+    """Split ``data`` (reordered in place, ``order`` alongside) into the
+    hierarchical k-means partition; the node arrays must hold 2 n_samples + 1
+    nodes.  Returns ``(n_nodes, depth)``."""
+    cdef intp_t n = data.shape[0], n_features = data.shape[1]
+    cdef intp_t capacity = node_start.shape[0]
+    cdef intp_t n_nodes = 1, top = 0, node, lo, hi, s, j, c, mid, widest, depth = 0
+    cdef intp_t n_clusters, used, position
+    cdef double spread, best
+    cdef unsigned long long state = seed | 1
+    cdef intp_t cluster_start[MAX_CLUSTERS]
+    cdef double* shift = <double*> malloc(n_features * sizeof(double))
+    cdef double* centers = <double*> malloc(MAX_CLUSTERS * n_features * sizeof(double))
+    cdef double* sums = <double*> malloc(MAX_CLUSTERS * n_features * sizeof(double))
+    cdef intp_t* counts = <intp_t*> malloc(MAX_CLUSTERS * sizeof(intp_t))
+    cdef intp_t* sample = <intp_t*> malloc(KMEANS_SAMPLE * sizeof(intp_t))
+    cdef double* weight = <double*> malloc(KMEANS_SAMPLE * sizeof(double))
+    cdef intp_t* labels = <intp_t*> malloc(max(n, 1) * sizeof(intp_t))
+    cdef floating* rows = <floating*> malloc(max(n, 1) * n_features * sizeof(floating))
+    cdef intp_t* indices = <intp_t*> malloc(max(n, 1) * sizeof(intp_t))
+    cdef intp_t* stack = <intp_t*> malloc(capacity * sizeof(intp_t))
+    cdef intp_t* level = <intp_t*> malloc(capacity * sizeof(intp_t))
+    cdef floating low_value, high_value, value
+    cdef SignalWatch watch
+    cdef bint stopped = False, failed = False
+    watch.work = 0
+    node_start[0] = 0
+    node_end[0] = n
+    node_child[0] = 0
+    node_nchild[0] = 0
+    if (shift == NULL or centers == NULL or sums == NULL or counts == NULL
+            or sample == NULL or weight == NULL or labels == NULL or rows == NULL
+            or indices == NULL or stack == NULL or level == NULL):
+        failed = True
+    with nogil:
+        stack[0] = 0
+        level[0] = 0
+        top = 0 if failed else 1
+        while top > 0:
+            top -= 1
+            node = stack[top]
+            lo, hi = node_start[node], node_end[node]
+            if level[node] > depth:
+                depth = level[node]
+            if hi - lo <= leaf_size:
+                continue
+            # No more clusters than needed to bring the pieces down to leaf_size.
+            n_clusters = min(branching, (hi - lo + leaf_size - 1) // leaf_size)
+            n_clusters = max(n_clusters, 2)
+            used = _kmeans_labels(&data[0, 0], lo, hi, n_clusters, n_features, &state,
+                                  shift, centers, sums, counts, sample, weight, labels)
+            if used < 2:
+                # k-means put everything together: the median of the widest feature
+                widest, best = 0, -1.0
+                for j in range(n_features):
+                    low_value = data[lo, j]
+                    high_value = data[lo, j]
+                    for s in range(lo + 1, hi):
+                        value = data[s, j]
+                        if value < low_value:
+                            low_value = value
+                        elif value > high_value:
+                            high_value = value
+                    spread = <double> high_value - <double> low_value
+                    if spread > best:
+                        widest, best = j, spread
+                if best <= 0:
+                    continue  # identical samples: they stay together in one leaf
+                mid = lo + (hi - lo) // 2
+                _select(&data[0, 0], &order[0], lo, hi, mid, widest, n_features)
+                cluster_start[0] = lo
+                cluster_start[1] = mid
+                used = 2
+            else:
+                # regroup the rows cluster by cluster, keeping their order within
+                position = 0
+                used = 0
+                for c in range(n_clusters):
+                    if counts[c] == 0:
+                        continue
+                    cluster_start[used] = lo + position
+                    used += 1
+                    for s in range(lo, hi):
+                        if labels[s - lo] == c:
+                            memcpy(&rows[position * n_features], &data[s, 0],
+                                   n_features * sizeof(floating))
+                            indices[position] = order[s]
+                            position += 1
+                memcpy(&data[lo, 0], rows, (hi - lo) * n_features * sizeof(floating))
+                memcpy(&order[lo], indices, (hi - lo) * sizeof(intp_t))
+            if n_nodes + used > capacity:
+                failed = True
+                break
+            node_child[node] = n_nodes
+            node_nchild[node] = used
+            for c in range(used):
+                node_start[n_nodes + c] = cluster_start[c]
+                node_end[n_nodes + c] = cluster_start[c + 1] if c + 1 < used else hi
+                node_child[n_nodes + c] = 0
+                node_nchild[n_nodes + c] = 0
+                level[n_nodes + c] = level[node] + 1
+                stack[top + used - 1 - c] = n_nodes + c  # the first child on top
+            top += used
+            n_nodes += used
+            if stop_after(&watch, (KMEANS_ITER + 3) * min(hi - lo, KMEANS_SAMPLE)
+                          * n_clusters * n_features + (hi - lo) * n_clusters
+                          * n_features):
+                stopped = True
+                break
+    free(shift)
+    free(centers)
+    free(sums)
+    free(counts)
+    free(sample)
+    free(weight)
+    free(labels)
+    free(rows)
+    free(indices)
+    free(stack)
+    free(level)
+    if stopped:
+        raise_interrupt()
+    if failed:
+        raise MemoryError()
+    return n_nodes, depth

@@ -35,10 +35,8 @@ of either partition), the search in ``_bnb_tree.pyx``.
 """
 import numbers
 import time
-import warnings
 
 import numpy as np
-from scipy.cluster.vq import kmeans2, vq
 
 from .._parallel import run_row_ranges
 from .._progress import Reporter
@@ -49,10 +47,6 @@ from . import _bnb_build, _bnb_tree
 
 __all__ = ["BranchBoundTree"]
 
-# k-means for a split runs on at most this many samples of the node; every sample is
-# then assigned to its nearest centroid.
-_KMEANS_SAMPLE = 2048
-_KMEANS_ITER = 8
 # Batches of at least this many queries are searched in space-filling-curve order.
 _LOCALITY_MIN_QUERIES = 256
 # The partitions of the training set the search runs over (see the class docstring).
@@ -189,40 +183,22 @@ class BranchBoundTree(NeighborIndex):
     # -- construction -------------------------------------------------------------
 
     def _build(self, rng, log):
-        """Split the nodes breadth first; return the depth of the tree."""
-        data = self._data
-        order = np.arange(data.shape[0], dtype=np.intp)
-        start, end, child, nchild = [0], [data.shape[0]], [0], [0]
-        # the nodes of one level are numbered level_start .. level_end - 1
-        node, level, level_start, level_end = 0, 0, 0, 1
-        while node < len(start):  # breadth first: siblings get consecutive numbers
-            if node == level_end:  # every node of this level has been split
-                log(2, f"level {level}: {level_end - level_start} nodes split into "
-                       f"{len(start) - level_end}")
-                level, level_start, level_end = level + 1, level_end, len(start)
-            members = order[start[node]:end[node]]
-            if len(members) > self.leaf_size:
-                labels = self._split(data[members], rng)
-                if labels is not None:
-                    ranking = np.argsort(labels, kind="stable")
-                    order[start[node]:end[node]] = members[ranking]
-                    sizes = np.bincount(labels)
-                    sizes = sizes[sizes > 0]
-                    bounds = start[node] + np.concatenate(([0], np.cumsum(sizes)))
-                    child[node], nchild[node] = len(start), len(sizes)
-                    for lo, hi in zip(bounds[:-1], bounds[1:]):
-                        start.append(int(lo))
-                        end.append(int(hi))
-                        child.append(0)
-                        nchild.append(0)
-            node += 1
+        """The k-means partition (compiled, see _bnb_build.pyx)."""
+        data = self._data  # the private copy, reordered in place
+        n_samples = data.shape[0]
+        capacity = 2 * n_samples + 1  # k-means may cut off clusters of one sample
+        order = np.arange(n_samples, dtype=np.intp)
+        arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(4)]
+        started = time.perf_counter()
+        seed = int(rng.integers(1, 2 ** 63))
+        n_nodes, depth = _bnb_build.kmeans_partition(data, order, self.leaf_size,
+                                                     self.branching, seed, *arrays)
         self._order = order
-        self._data = np.ascontiguousarray(data[order])
-        self._node_start = np.asarray(start, dtype=np.intp)
-        self._node_end = np.asarray(end, dtype=np.intp)
-        self._node_child = np.asarray(child, dtype=np.intp)
-        self._node_nchild = np.asarray(nchild, dtype=np.intp)
-        return level
+        (self._node_start, self._node_end, self._node_child,
+         self._node_nchild) = (a[:n_nodes].copy() for a in arrays)
+        log(2, f"k-means partition: {n_nodes} nodes, depth {depth}, in "
+               f"{time.perf_counter() - started:.2f} s")
+        return depth
 
     def _build_kd(self, log):
         """The k-d partition (compiled): median cuts of the widest feature."""
@@ -240,36 +216,6 @@ class BranchBoundTree(NeighborIndex):
         log(2, f"k-d partition: {n_nodes} nodes, depth {depth}, in "
                f"{time.perf_counter() - started:.2f} s")
         return depth
-
-    def _split(self, members, rng):
-        """Cluster labels splitting ``members`` in two or more groups, or None."""
-        points = members.astype(np.float64)
-        # k-means labels do not change under a shift and a common scale; bringing
-        # the points near unit size keeps k-means's squared distances finite.
-        points /= max(np.abs(points).max(), np.finfo(np.float64).tiny)
-        points -= points.mean(axis=0)
-        if len(points) > _KMEANS_SAMPLE:
-            sample = points[rng.choice(len(points), _KMEANS_SAMPLE, replace=False)]
-        else:
-            sample = points
-        # No more clusters than needed to bring the pieces down to leaf_size:
-        # a node just above leaf_size is halved, not cut into tiny leaves.
-        n_clusters = min(self.branching, -(-len(points) // self.leaf_size))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # empty clusters are simply dropped
-            centroids, _ = kmeans2(sample, max(n_clusters, 2), iter=_KMEANS_ITER,
-                                   minit="++", rng=rng, check_finite=False)
-        labels, _ = vq(points, centroids, check_finite=False)
-        if len(np.unique(labels)) >= 2:
-            return labels
-        # k-means put everything together: cut at the median of the widest feature.
-        spread = np.ptp(points, axis=0)
-        widest = int(np.argmax(spread))
-        if spread[widest] == 0:
-            return None  # identical samples: keep them in one leaf
-        labels = np.zeros(len(points), dtype=np.intp)
-        labels[np.argsort(points[:, widest], kind="stable")[len(points) // 2:]] = 1
-        return labels
 
     def _measure_nodes(self, log):
         """Means M_p, radii r_p, bounding boxes and, at the leaves, sorted

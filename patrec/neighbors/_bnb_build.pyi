@@ -2,15 +2,11 @@
 import numpy as np
 import numpy.typing as npt
 
-def kd_partition(data: npt.NDArray[np.floating], order: npt.NDArray[np.intp],
-                 leaf_size: int, node_start: npt.NDArray[np.intp],
-                 node_end: npt.NDArray[np.intp], node_child: npt.NDArray[np.intp],
-                 node_nchild: npt.NDArray[np.intp]) -> tuple[int, int]: ...
-def kmeans_partition(data: npt.NDArray[np.floating], order: npt.NDArray[np.intp],
-                     leaf_size: int, branching: int, seed: int,
-                     node_start: npt.NDArray[np.intp], node_end: npt.NDArray[np.intp],
-                     node_child: npt.NDArray[np.intp],
-                     node_nchild: npt.NDArray[np.intp]) -> tuple[int, int]: ...
+def partition(data: npt.NDArray[np.floating], order: npt.NDArray[np.intp],
+              leaf_size: int, kmeans: bool, branching: int, seed: int,
+              node_start: npt.NDArray[np.intp], node_end: npt.NDArray[np.intp],
+              node_child: npt.NDArray[np.intp],
+              node_nchild: npt.NDArray[np.intp]) -> tuple[int, int]: ...
 def measure_nodes(kind: int, p: float, data: npt.NDArray[np.floating],
                   order: npt.NDArray[np.intp], node_start: npt.NDArray[np.intp],
                   node_end: npt.NDArray[np.intp], node_nchild: npt.NDArray[np.intp],

@@ -5,10 +5,11 @@
 # ------
 # Two loops, both without the GIL and without Python objects per node:
 #
-#   kd_partition   the k-d partition: a node holding more than leaf_size samples is
+#   partition      the k-d partition: a node holding more than leaf_size samples is
 #                  cut at the median of its widest feature into two halves (rows are
 #                  moved in place, a quickselect on that feature), depth first, until
-#                  every leaf holds at most leaf_size samples.  O(n d log n).
+#                  every leaf holds at most leaf_size samples.  O(n d log n).  Or the
+#                  k-means partition (below), cut by k-means instead.
 #   measure_nodes  for ANY hierarchical partition (k-d or k-means): each node's mean
 #                  M_p, radius r_p = max D(x_i, M_p), bounding box, and at the leaves
 #                  the distances D(x_i, M_p) sorted ascending (the leaf's rows are
@@ -83,102 +84,31 @@ cdef void _select(floating* data, intp_t* order, intp_t lo, intp_t hi, intp_t nt
             return
 
 
-def kd_partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
-                 intp_t[::1] node_start, intp_t[::1] node_end, intp_t[::1] node_child,
-                 intp_t[::1] node_nchild):
-    """Split ``data`` (reordered in place, ``order`` alongside) into the k-d
-    partition; the node arrays must hold the largest possible number of nodes.
-    Returns ``(n_nodes, depth)``."""
-    cdef intp_t n = data.shape[0], n_features = data.shape[1]
-    cdef intp_t capacity = node_start.shape[0]
-    cdef intp_t n_nodes = 1, top = 0, node, lo, hi, s, j, widest, mid, depth = 0
-    cdef double spread, best
+cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
+                       intp_t n_features, floating* low, floating* high) noexcept nogil:
+    """Cut rows lo .. hi-1 at the median of their widest feature (rows moved in
+    place); return the first row of the upper half, or -1 when all rows are equal."""
+    cdef intp_t s, j, widest = 0
+    cdef double spread, best = -1.0
     cdef floating value
-    cdef floating* low
-    cdef floating* high
-    cdef intp_t* stack
-    cdef intp_t* level
-    cdef SignalWatch watch
-    cdef bint stopped = False, failed = False
-    watch.work = 0
-    node_start[0] = 0
-    node_end[0] = n
-    node_child[0] = 0
-    node_nchild[0] = 0
-    if n == 0:
-        return 1, 0
-    low = <floating*> malloc(n_features * sizeof(floating))
-    high = <floating*> malloc(n_features * sizeof(floating))
-    stack = <intp_t*> malloc(capacity * sizeof(intp_t))
-    level = <intp_t*> malloc(capacity * sizeof(intp_t))
-    if low == NULL or high == NULL or stack == NULL or level == NULL:
-        free(low)
-        free(high)
-        free(stack)
-        free(level)
-        raise MemoryError()
-    with nogil:
-        stack[0] = 0
-        level[0] = 0
-        top = 1
-        while top > 0:
-            top -= 1
-            node = stack[top]
-            lo, hi = node_start[node], node_end[node]
-            if level[node] > depth:
-                depth = level[node]
-            if hi - lo <= leaf_size:
-                continue
-            # the widest feature of the node's bounding box
-            for j in range(n_features):
-                low[j] = data[lo, j]
-                high[j] = data[lo, j]
-            for s in range(lo + 1, hi):
-                for j in range(n_features):
-                    value = data[s, j]
-                    if value < low[j]:
-                        low[j] = value
-                    elif value > high[j]:
-                        high[j] = value
-            widest, best = 0, -1.0
-            for j in range(n_features):
-                spread = <double> high[j] - <double> low[j]
-                if spread > best:
-                    widest, best = j, spread
-            if best <= 0:
-                continue  # identical samples: they stay together in one leaf
-            mid = lo + (hi - lo) // 2
-            _select(&data[0, 0], &order[0], lo, hi, mid, widest, n_features)
-            if n_nodes + 2 > capacity:
-                failed = True
-                break
-            node_child[node] = n_nodes
-            node_nchild[node] = 2
-            for s in range(2):
-                node_child[n_nodes + s] = 0
-                node_nchild[n_nodes + s] = 0
-                level[n_nodes + s] = level[node] + 1
-            node_start[n_nodes] = lo
-            node_end[n_nodes] = mid
-            node_start[n_nodes + 1] = mid
-            node_end[n_nodes + 1] = hi
-            # depth first: the right child waits below the left one
-            stack[top] = n_nodes + 1
-            stack[top + 1] = n_nodes
-            top += 2
-            n_nodes += 2
-            if stop_after(&watch, 3 * (hi - lo) * n_features):
-                stopped = True
-                break
-    free(low)
-    free(high)
-    free(stack)
-    free(level)
-    if stopped:
-        raise_interrupt()
-    if failed:
-        raise RuntimeError("kd_partition: node arrays too small")
-    return n_nodes, depth
+    for j in range(n_features):
+        low[j] = data[lo * n_features + j]
+        high[j] = data[lo * n_features + j]
+    for s in range(lo + 1, hi):
+        for j in range(n_features):
+            value = data[s * n_features + j]
+            if value < low[j]:
+                low[j] = value
+            elif value > high[j]:
+                high[j] = value
+    for j in range(n_features):
+        spread = <double> high[j] - <double> low[j]
+        if spread > best:
+            widest, best = j, spread
+    if best <= 0:
+        return -1
+    _select(data, order, lo, hi, lo + (hi - lo) // 2, widest, n_features)
+    return lo + (hi - lo) // 2
 
 
 cdef struct Ranked:
@@ -438,32 +368,61 @@ cdef intp_t _kmeans_labels(const floating* data, intp_t lo, intp_t hi,
     return used
 
 
-def kmeans_partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
-                     intp_t branching, unsigned long long seed,
-                     intp_t[::1] node_start, intp_t[::1] node_end,
-                     intp_t[::1] node_child, intp_t[::1] node_nchild):
-    """Split ``data`` (reordered in place, ``order`` alongside) into the
-    hierarchical k-means partition; the node arrays must hold 2 n_samples + 1
-    nodes.  Returns ``(n_nodes, depth)``."""
+cdef intp_t _kmeans_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
+                       intp_t n_clusters, intp_t n_features,
+                       unsigned long long* state, double* shift, double* centers,
+                       double* sums, intp_t* counts, intp_t* sample, double* weight,
+                       intp_t* labels, floating* rows, intp_t* indices,
+                       intp_t* cluster_start) noexcept nogil:
+    """Cut rows lo .. hi-1 into k-means clusters, regrouped cluster by cluster (each
+    keeps the rows' order); return how many, their first rows in cluster_start."""
+    cdef intp_t used, c, s, position = 0
+    used = _kmeans_labels(data, lo, hi, n_clusters, n_features, state, shift,
+                          centers, sums, counts, sample, weight, labels)
+    if used < 2:
+        return used
+    used = 0
+    for c in range(n_clusters):
+        if counts[c] == 0:
+            continue
+        cluster_start[used] = lo + position
+        used += 1
+        for s in range(lo, hi):
+            if labels[s - lo] == c:
+                memcpy(&rows[position * n_features], &data[s * n_features],
+                       n_features * sizeof(floating))
+                indices[position] = order[s]
+                position += 1
+    memcpy(&data[lo * n_features], rows, (hi - lo) * n_features * sizeof(floating))
+    memcpy(&order[lo], indices, (hi - lo) * sizeof(intp_t))
+    return used
+
+
+def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
+              bint kmeans, intp_t branching, unsigned long long seed,
+              intp_t[::1] node_start, intp_t[::1] node_end, intp_t[::1] node_child,
+              intp_t[::1] node_nchild):
+    """Split ``data`` (reordered in place, ``order`` alongside) into the k-d
+    partition, or with ``kmeans`` into the hierarchical k-means one (``branching``
+    and ``seed`` are used only there), depth first; the node arrays must hold the
+    largest possible number of nodes.  Returns ``(n_nodes, depth)``."""
     cdef intp_t n = data.shape[0], n_features = data.shape[1]
     cdef intp_t capacity = node_start.shape[0]
-    cdef intp_t n_nodes = 1, top = 0, node, lo, hi, s, j, c, mid, widest, depth = 0
-    cdef intp_t n_clusters, used, position
-    cdef double spread, best
+    cdef intp_t n_nodes = 1, top, node, lo, hi, c, used, n_clusters, depth = 0
     cdef unsigned long long state = seed | 1
     cdef intp_t cluster_start[MAX_CLUSTERS]
+    cdef intp_t n_rows = max(n, 2) if kmeans else 2
     cdef double* shift = <double*> malloc(n_features * sizeof(double))
     cdef double* centers = <double*> malloc(MAX_CLUSTERS * n_features * sizeof(double))
     cdef double* sums = <double*> malloc(MAX_CLUSTERS * n_features * sizeof(double))
     cdef intp_t* counts = <intp_t*> malloc(MAX_CLUSTERS * sizeof(intp_t))
     cdef intp_t* sample = <intp_t*> malloc(KMEANS_SAMPLE * sizeof(intp_t))
     cdef double* weight = <double*> malloc(KMEANS_SAMPLE * sizeof(double))
-    cdef intp_t* labels = <intp_t*> malloc(max(n, 1) * sizeof(intp_t))
-    cdef floating* rows = <floating*> malloc(max(n, 1) * n_features * sizeof(floating))
-    cdef intp_t* indices = <intp_t*> malloc(max(n, 1) * sizeof(intp_t))
+    cdef intp_t* labels = <intp_t*> malloc(n_rows * sizeof(intp_t))
+    cdef floating* rows = <floating*> malloc(n_rows * n_features * sizeof(floating))
+    cdef intp_t* indices = <intp_t*> malloc(n_rows * sizeof(intp_t))
     cdef intp_t* stack = <intp_t*> malloc(capacity * sizeof(intp_t))
     cdef intp_t* level = <intp_t*> malloc(capacity * sizeof(intp_t))
-    cdef floating low_value, high_value, value
     cdef SignalWatch watch
     cdef bint stopped = False, failed = False
     watch.work = 0
@@ -487,50 +446,23 @@ def kmeans_partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
                 depth = level[node]
             if hi - lo <= leaf_size:
                 continue
-            # No more clusters than needed to bring the pieces down to leaf_size.
-            n_clusters = min(branching, (hi - lo + leaf_size - 1) // leaf_size)
-            n_clusters = max(n_clusters, 2)
-            used = _kmeans_labels(&data[0, 0], lo, hi, n_clusters, n_features, &state,
-                                  shift, centers, sums, counts, sample, weight, labels)
+            used = 0
+            n_clusters = 2
+            if kmeans:
+                # no more clusters than needed to bring the pieces down to leaf_size
+                n_clusters = max(2, min(branching, (hi - lo + leaf_size - 1)
+                                        // leaf_size))
+                used = _kmeans_cut(&data[0, 0], &order[0], lo, hi, n_clusters,
+                                   n_features, &state, shift, centers, sums, counts,
+                                   sample, weight, labels, rows, indices, cluster_start)
             if used < 2:
-                # k-means put everything together: the median of the widest feature
-                widest, best = 0, -1.0
-                for j in range(n_features):
-                    low_value = data[lo, j]
-                    high_value = data[lo, j]
-                    for s in range(lo + 1, hi):
-                        value = data[s, j]
-                        if value < low_value:
-                            low_value = value
-                        elif value > high_value:
-                            high_value = value
-                    spread = <double> high_value - <double> low_value
-                    if spread > best:
-                        widest, best = j, spread
-                if best <= 0:
-                    continue  # identical samples: they stay together in one leaf
-                mid = lo + (hi - lo) // 2
-                _select(&data[0, 0], &order[0], lo, hi, mid, widest, n_features)
+                # the k-d cut, also when k-means put everything together
                 cluster_start[0] = lo
-                cluster_start[1] = mid
+                cluster_start[1] = _median_cut(&data[0, 0], &order[0], lo, hi,
+                                               n_features, rows, &rows[n_features])
+                if cluster_start[1] < 0:
+                    continue  # identical samples: they stay together in one leaf
                 used = 2
-            else:
-                # regroup the rows cluster by cluster, keeping their order within
-                position = 0
-                used = 0
-                for c in range(n_clusters):
-                    if counts[c] == 0:
-                        continue
-                    cluster_start[used] = lo + position
-                    used += 1
-                    for s in range(lo, hi):
-                        if labels[s - lo] == c:
-                            memcpy(&rows[position * n_features], &data[s, 0],
-                                   n_features * sizeof(floating))
-                            indices[position] = order[s]
-                            position += 1
-                memcpy(&data[lo, 0], rows, (hi - lo) * n_features * sizeof(floating))
-                memcpy(&order[lo], indices, (hi - lo) * sizeof(intp_t))
             if n_nodes + used > capacity:
                 failed = True
                 break
@@ -545,9 +477,8 @@ def kmeans_partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
                 stack[top + used - 1 - c] = n_nodes + c  # the first child on top
             top += used
             n_nodes += used
-            if stop_after(&watch, (KMEANS_ITER + 3) * min(hi - lo, KMEANS_SAMPLE)
-                          * n_clusters * n_features + (hi - lo) * n_clusters
-                          * n_features):
+            if stop_after(&watch, ((KMEANS_ITER + 3) * min(hi - lo, KMEANS_SAMPLE)
+                                   + hi - lo) * n_clusters * n_features):
                 stopped = True
                 break
     free(shift)

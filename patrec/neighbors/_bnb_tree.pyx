@@ -213,6 +213,19 @@ def box_rdist(int kind, double p, const floating[::1] x, const floating[::1] low
     return float(result)
 
 
+cdef inline void _insert_ranked(double* dist, intp_t* rank, intp_t count, double d,
+                                intp_t node) noexcept nogil:
+    """Insert (d, node) into the ``count`` ascending entries before it (insertion
+    sort: a node has few children); equal distances keep the children's order."""
+    cdef intp_t j = count
+    while j > 0 and dist[j - 1] > d:
+        dist[j] = dist[j - 1]
+        rank[j] = rank[j - 1]
+        j -= 1
+    dist[j] = d
+    rank[j] = node
+
+
 cdef bint _beyond(const Tree* tree, double reduced, double limit) noexcept nogil:
     """Is the distance whose reduced form is ``reduced`` above ``limit``?"""
     if tree.kind == SQEUCLIDEAN:
@@ -227,7 +240,7 @@ cdef void _visit_boxes(const Tree* tree, Search* search, intp_t node,
                        floating* heap_dist) noexcept nogil:
     # The k-d partition: its nodes are boxes.
     cdef intp_t first = tree.node_child[node], n_children = tree.node_nchild[node]
-    cdef intp_t c, j, child, n_features = tree.n_features
+    cdef intp_t c, n_features = tree.n_features
     cdef double box_dist[MAX_BRANCHING]
     cdef intp_t box_rank[MAX_BRANCHING]
     cdef double d
@@ -245,13 +258,7 @@ cdef void _visit_boxes(const Tree* tree, Search* search, intp_t node,
     for c in range(n_children):
         d = _box_rdist(tree, x, &low[(first + c) * n_features],
                        &high[(first + c) * n_features], nearest)
-        j = c
-        while j > 0 and box_dist[j - 1] > d:
-            box_dist[j] = box_dist[j - 1]
-            box_rank[j] = box_rank[j - 1]
-            j -= 1
-        box_dist[j] = d
-        box_rank[j] = first + c
+        _insert_ranked(box_dist, box_rank, c, d, first + c)
     for c in range(n_children):
         # The box rule: the nearest point of the child's box is farther than B (with
         # the rounding margin), and so is every sample in it.
@@ -268,15 +275,14 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
                  floating* heap_dist) noexcept nogil:
     # The k-means partition: the course's search.
     cdef intp_t first = tree.node_child[node], n_children = tree.node_nchild[node]
-    cdef intp_t c, j, child, n_features = tree.n_features
+    cdef intp_t c, child, n_features = tree.n_features
     cdef double child_dist[MAX_BRANCHING]
     cdef intp_t child_rank[MAX_BRANCHING]
     cdef double d, limit
     if n_children == 0:
         _scan_leaf(tree, search, node, d_node, x, data, heap_dist)
         return
-    # Expand: the distance from x to every child's mean, nearest child first
-    # (insertion sort: there are few children).
+    # Expand: the distance from x to every child's mean, nearest child first.
     for c in range(n_children):
         # (squared for euclidean: the root is taken only for children visited)
         d = rdist(tree.kind, tree.p, x, &centers[(first + c) * n_features],
@@ -284,13 +290,7 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
         if tree.kind != SQEUCLIDEAN:
             d = rdist_to_dist(tree.kind, tree.p, d)
         search.n_evals += 1
-        j = c
-        while j > 0 and child_dist[j - 1] > d:
-            child_dist[j] = child_dist[j - 1]
-            child_rank[j] = child_rank[j - 1]
-            j -= 1
-        child_dist[j] = d
-        child_rank[j] = first + c
+        _insert_ranked(child_dist, child_rank, c, d, first + c)
     for c in range(n_children):
         child = child_rank[c]
         # Rule 1: the nearest neighbour cannot be in this child.

@@ -171,10 +171,7 @@ class BranchBoundTree(NeighborIndex):
         self.leaf_size = check_scalar(leaf_size, "leaf_size", numbers.Integral, low=1)
         self.random_state = random_state
         started = time.perf_counter()
-        if partition == "kd":
-            depth = self._build_kd(log)
-        else:
-            depth = self._build(check_random_state(random_state), log)
+        depth = self._partition(random_state, log)
         self._measure_nodes(log)
         log(1, f"built {self.n_nodes} nodes ({self.n_leaves} leaves of at most "
                f"{self.leaf_size} samples, depth {depth}) over {self.n_samples} samples "
@@ -182,38 +179,27 @@ class BranchBoundTree(NeighborIndex):
 
     # -- construction -------------------------------------------------------------
 
-    def _build(self, rng, log):
-        """The k-means partition (compiled, see _bnb_build.pyx)."""
+    def _partition(self, random_state, log):
+        """Split the samples into the tree's nodes (compiled, see _bnb_build.pyx):
+        fills the node arrays and the tree order; returns the depth."""
         data = self._data  # the private copy, reordered in place
         n_samples = data.shape[0]
-        capacity = 2 * n_samples + 1  # k-means may cut off clusters of one sample
         order = np.arange(n_samples, dtype=np.intp)
+        kmeans = self.partition == "kmeans"
+        if kmeans:  # k-means may cut off clusters of one sample
+            capacity = 2 * n_samples + 1
+            seed = int(check_random_state(random_state).integers(1, 2 ** 63))
+        else:  # halves of at least (leaf_size + 1) // 2 samples
+            capacity = 2 * (n_samples // max(1, (self.leaf_size + 1) // 2) + 1)
+            seed = 0
         arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(4)]
         started = time.perf_counter()
-        seed = int(rng.integers(1, 2 ** 63))
-        n_nodes, depth = _bnb_build.kmeans_partition(data, order, self.leaf_size,
-                                                     self.branching, seed, *arrays)
+        n_nodes, depth = _bnb_build.partition(data, order, self.leaf_size, kmeans,
+                                              self.branching, seed, *arrays)
         self._order = order
         (self._node_start, self._node_end, self._node_child,
          self._node_nchild) = (a[:n_nodes].copy() for a in arrays)
-        log(2, f"k-means partition: {n_nodes} nodes, depth {depth}, in "
-               f"{time.perf_counter() - started:.2f} s")
-        return depth
-
-    def _build_kd(self, log):
-        """The k-d partition (compiled): median cuts of the widest feature."""
-        data = self._data  # the private copy, reordered in place
-        n_samples = data.shape[0]
-        smallest_leaf = max(1, (self.leaf_size + 1) // 2)
-        capacity = 2 * (n_samples // smallest_leaf + 1)
-        order = np.arange(n_samples, dtype=np.intp)
-        arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(4)]
-        started = time.perf_counter()
-        n_nodes, depth = _bnb_build.kd_partition(data, order, self.leaf_size, *arrays)
-        self._order = order
-        (self._node_start, self._node_end, self._node_child,
-         self._node_nchild) = (a[:n_nodes].copy() for a in arrays)
-        log(2, f"k-d partition: {n_nodes} nodes, depth {depth}, in "
+        log(2, f"{'k-means' if kmeans else 'k-d'} partition: {n_nodes} nodes, depth {depth}, in "
                f"{time.perf_counter() - started:.2f} s")
         return depth
 

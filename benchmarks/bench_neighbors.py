@@ -1,22 +1,42 @@
-"""Nearest-neighbour search: patrec against scikit-learn, SciPy and FAISS.
+"""Exact nearest-neighbour search: patrec against the fastest searches a user can install.
 
-Sections (run all, or name some on the command line: lowdim highdim brute_lowdim
-threads memory):
+Peers: SciPy's ``cKDTree``, pykdtree's ``KDTree``, scikit-learn-intelex's k-d tree and
+brute force (``sklearnex.neighbors.NearestNeighbors``), scikit-learn's ``KDTree`` and
+brute force, FAISS's ``IndexFlatL2``.  Every peer present is timed side by side with
+patrec in one run; a missing optional peer is skipped with a note on stderr.
 
-- lowdim: `BranchBoundTree.query` against scikit-learn's ``BallTree`` and ``KDTree``
-  and SciPy's ``cKDTree``; d = 2, 8, 16, uniform and clustered data, k = 1 and 5.
-  The mean number of distance evaluations per query is reported with each line.
-- highdim: `BruteForce.query` against scikit-learn's brute-force
-  ``KNeighborsClassifier.kneighbors`` and FAISS ``IndexFlatL2`` (when installed);
-  d = 64 and 784, float32 and float64.
-- brute_lowdim: brute force at d = 2 and 8, k = 1 and 5, where selection dominates;
-  also against the time of its GEMM calls alone.
-- threads: ``n_jobs=2`` against ``n_jobs=1`` (the reference is patrec itself).
-- memory: peak extra memory (and time) of ``KNeighborsClassifier.predict`` on many
-  queries, next to scikit-learn's (traced with ``tracemalloc``).
+Sections (name some on the command line; by default every one but ``grid``, the
+longest):
 
-Single thread unless stated (``benchmarks/_common.py`` limits BLAS to one thread).
-``--quick`` runs smaller sizes; ``--dims=2,8`` limits the lowdim section.
+- table: the issue's table.  100 000 training points, 5 000 separate queries,
+  k = 1 and 5; ratio = peer time / patrec time, above 1: patrec faster.  patrec is
+  timed twice: `BranchBoundTree.query` ("tree") and ``KNeighborsClassifier(
+  algorithm="auto").kneighbors`` ("auto").  ``--table=PATH`` also writes it as
+  Markdown.
+- grid: the whole workload grid of the low-dimensional search: uniform and clustered
+  data in d = 2, 4, 8, 16, digits reduced to 8 dimensions, a swiss roll in 3-D and
+  the same roll embedded in 8-D; n = 10 000 .. 1 000 000; k = 1, 5, 10; float32 and
+  float64; queries separate from the training set ("separate", 5 000 of them) and
+  equal to it ("self", every training point, as editing searches).  patrec's
+  ``auto`` index against the fastest peer (and every peer in the JSON line).
+- build: tree construction at n = 1 000 000 against cKDTree's and pykdtree's.
+- highdim: brute force at d = 64 and 784, float32 and float64, against
+  scikit-learn-intelex, FAISS and scikit-learn.
+- auto: the choice of ``algorithm="auto"`` on a grid of workloads: time of auto
+  (choice included) against the better of tree and brute force, both for a
+  classifier (built once, then 5 000 queries) and for editing (every training point
+  queried once, construction included).  Ratio = better / auto: at least 1/1.2.
+- calibrate: measures the constants of ``auto``'s cost model (prints them).
+- threads: ``n_jobs=2`` against ``n_jobs=1`` for the tree and brute force.
+- brute_lowdim, memory: brute force where selection dominates, and the peak
+  memory of ``KNeighborsClassifier.predict``.
+
+Filters: ``--quick`` (smaller sizes), ``--dims=2,8``, ``--n=10000,100000``,
+``--k=1,5``, ``--kinds=uniform,clustered``, ``--dtypes=float32``,
+``--queries=separate,self`` restrict the grid (``--dims`` also the table).
+Single thread unless stated: ``_common`` limits BLAS and OpenMP, scikit-learn-intelex
+runs on TBB threads and is pinned with ``daal4py.daalinit(1)``, FAISS with
+``faiss.omp_set_num_threads(1)``.
 """
 import sys
 import time
@@ -27,22 +47,40 @@ from _common import quick, report
 
 import numpy as np
 from scipy.linalg.blas import dgemm
+from scipy.optimize import nnls
 from scipy.spatial import cKDTree
-from sklearn.neighbors import BallTree, KDTree
+from sklearn.neighbors import KDTree
 from sklearn.neighbors import KNeighborsClassifier as SkKNN
 
 from patrec.neighbors import BranchBoundTree, BruteForce, KNeighborsClassifier
+from patrec.neighbors._index import build_index
 
-try:
-    import faiss
+
+def _optional(name):
+    try:
+        return __import__(name, fromlist=["_"])
+    except ImportError:
+        print(f"# {name} is not installed: its columns are skipped", file=sys.stderr)
+        return None
+
+
+faiss = _optional("faiss")
+if faiss is not None:
     faiss.omp_set_num_threads(1)
-except ImportError:  # FAISS is an optional, benchmark-only dependency
-    faiss = None
+pykdtree = _optional("pykdtree.kdtree")
+daal4py = _optional("daal4py")
+sklearnex_neighbors = _optional("sklearnex.neighbors") if daal4py else None
+if daal4py is not None:
+    daal4py.daalinit(1)  # TBB threads: threadpoolctl does not reach them
 
 QUICK = quick()
-# "--dims=2,8" limits the low-dimensional section to those dimensions
-DIMS = [int(d) for arg in sys.argv[1:] if arg.startswith("--dims=")
-        for d in arg.split("=", 1)[1].split(",")]
+
+
+def _option(name, cast=str):
+    """Values of ``--name=a,b`` (empty list when not given)."""
+    prefix = f"--{name}="
+    return [cast(value) for arg in sys.argv[1:] if arg.startswith(prefix)
+            for value in arg[len(prefix):].split(",")]
 
 
 def interleaved(calls, repeats=3):
@@ -56,66 +94,324 @@ def interleaved(calls, repeats=3):
     return {name: float(np.median(values)) for name, values in times.items()}
 
 
+# -- workloads ------------------------------------------------------------------------
+
+def _digits8():
+    """The 8-by-8 digit images reduced to their 8 leading principal components."""
+    from sklearn.datasets import load_digits
+    X = load_digits().data
+    X = X - X.mean(axis=0)
+    _, _, vt = np.linalg.svd(X, full_matrices=False)
+    return X @ vt[:8].T
+
+
 def make_data(kind, n, d, rng):
+    """``n`` points of one workload; ``d`` is ignored by the fixed-dimension ones."""
     if kind == "uniform":
         return rng.uniform(size=(n, d))
-    centers = rng.uniform(size=(50, d))
-    return centers[rng.integers(0, 50, n)] + rng.normal(scale=0.02, size=(n, d))
+    if kind == "clustered":  # 50 tight Gaussian clusters
+        centers = rng.uniform(size=(50, d))
+        return centers[rng.integers(0, 50, n)] + rng.normal(scale=0.02, size=(n, d))
+    if kind == "digits8":  # 1 797 real points, resampled with a little jitter
+        digits = _digits8()
+        base = digits[rng.integers(0, len(digits), n)]
+        return base + rng.normal(scale=0.05 * digits.std(), size=base.shape)
+    t = 1.5 * np.pi * (1 + 2 * rng.uniform(size=n))  # the swiss roll
+    roll = np.column_stack([t * np.cos(t), 21 * rng.uniform(size=n), t * np.sin(t)])
+    if kind == "swissroll3":
+        return roll
+    if kind == "swissroll8":  # the same 2-D sheet, rotated into 8 dimensions
+        basis, _ = np.linalg.qr(np.random.default_rng(8).normal(size=(8, 3)))
+        return roll @ basis.T
+    raise ValueError(kind)
 
 
-def lowdim():
-    n_train = 20_000 if QUICK else 100_000
-    for d in DIMS or (2, 8, 16):
+FIXED_DIMENSION = {"digits8": 8, "swissroll3": 3, "swissroll8": 8}
+
+
+# -- the searches ---------------------------------------------------------------------
+
+def peer_trees(X):
+    """Built low-dimensional peers: name -> query(Q, k) callable."""
+    peers = {"scipy.cKDTree": _ckdtree_query(cKDTree(X))}
+    if pykdtree is not None:
+        peers["pykdtree"] = pykdtree.KDTree(X).query
+    if sklearnex_neighbors is not None:
+        intel = sklearnex_neighbors.NearestNeighbors(algorithm="kd_tree").fit(X)
+        peers["sklearnex.kd_tree"] = lambda Q, k: intel.kneighbors(Q, k)
+    peers["sklearn.KDTree"] = KDTree(X).query
+    return peers
+
+
+def _ckdtree_query(tree):
+    return lambda Q, k: tree.query(Q, k=k)
+
+
+def patrec_searches(X):
+    """patrec's tree and its ``auto`` classifier: name -> query(Q, k) callable."""
+    tree = BranchBoundTree(X, random_state=0)
+    auto = KNeighborsClassifier(algorithm="auto").fit(X, np.arange(len(X)) % 2)
+    return {"tree": lambda Q, k: tree.query(Q, k=k),
+            "auto": lambda Q, k: auto.kneighbors(Q, k)}, auto.fit_algorithm_
+
+
+def _check_same(patrec_call, reference_call, Q, k):
+    """patrec's distances equal the reference's (indices may differ on ties)."""
+    ours = np.asarray(patrec_call(Q, k)[0], dtype=np.float64).reshape(len(Q), -1)
+    theirs = np.asarray(reference_call(Q, k)[0], dtype=np.float64).reshape(len(Q), -1)
+    if not np.allclose(ours, theirs, rtol=1e-4, atol=1e-6):
+        raise AssertionError("patrec's neighbours differ from the reference's")
+
+
+def _search_case(X, Q, ks, repeats=3):
+    """Time patrec's searches and every peer on one workload; {k: {name: s}}."""
+    ours, algorithm = patrec_searches(X)
+    peers = peer_trees(X)
+    results = {}
+    for k in ks:
+        _check_same(ours["tree"], peers["scipy.cKDTree"], Q[:200], k)
+        calls = {name: (lambda call=call: call(Q, k)) for name, call in ours.items()}
+        calls.update({name: (lambda call=call: call(Q, k))
+                      for name, call in peers.items()})
+        results[k] = interleaved(calls, repeats)
+    return results, algorithm
+
+
+def table():
+    """The issue's table: 100 000 points, 5 000 queries, k = 1 and 5."""
+    n_train, n_queries = (20_000, 1_000) if QUICK else (100_000, 5_000)
+    rows = []
+    for kind, d in [("uniform", 2), ("uniform", 4), ("uniform", 8), ("uniform", 16),
+                    ("clustered", 4), ("clustered", 8), ("clustered", 16),
+                    ("digits8", 8), ("swissroll3", 3)]:
+        if _option("dims", int) and d not in _option("dims", int):
+            continue
+        rng = np.random.default_rng(d)
+        data = make_data(kind, n_train + n_queries, d, rng)
+        X, Q = data[:n_train], data[n_train:]
+        results, algorithm = _search_case(X, Q, (1, 5))
+        params = {"data": kind, "d": d, "n_train": n_train, "n_queries": n_queries}
+        for k, times in results.items():
+            for mine in ("tree", "auto"):
+                for name in times:
+                    if name not in ("tree", "auto"):
+                        report(f"knn_{mine}_query", {**params, "k": k}, times[mine],
+                               name, times[name], auto_choice=algorithm)
+        rows.append((f"{kind} d{d}", algorithm, results))
+    text = _markdown(rows)
+    print(text, file=sys.stderr)
+    for path in _option("table"):
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(text)
+
+
+def _markdown(rows):
+    """The table: per workload and peer, ratio k = 1 / k = 5 for the tree and auto."""
+    peers = [name for name in rows[0][2][1] if name not in ("tree", "auto")]
+    lines = ["| workload | patrec | " + " | ".join(peers) + " |",
+             "|---|---|" + "---|" * len(peers)]
+    for label, algorithm, results in rows:
+        for mine in ("tree", "auto"):
+            cells = []
+            for name in peers:
+                ratios = [results[k][name] / results[k][mine] for k in (1, 5)]
+                text = " / ".join(f"{r:.2f}" for r in ratios)
+                cells.append(f"**{text}**" if min(ratios) < 1 else text)
+            who = "BranchBoundTree" if mine == "tree" else f"auto ({algorithm})"
+            lines.append(f"| {label} | {who} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def grid():
+    """Every workload of deliverable 1; patrec auto against the fastest peer."""
+    kinds = _option("kinds") or ["uniform", "clustered", "digits8", "swissroll3",
+                                 "swissroll8"]
+    sizes = _option("n", int) or ([10_000, 100_000] if QUICK
+                                  else [10_000, 100_000, 1_000_000])
+    dims = _option("dims", int) or [2, 4, 8, 16]
+    ks = _option("k", int) or [1, 5, 10]
+    dtypes = _option("dtypes") or ["float64", "float32"]
+    modes = _option("queries") or ["separate", "self"]
+    for kind in kinds:
+        for d in ([FIXED_DIMENSION[kind]] if kind in FIXED_DIMENSION else dims):
+            for n in sizes:
+                for dtype in dtypes:
+                    rng = np.random.default_rng(n + d)
+                    data = make_data(kind, n + 5_000, d, rng).astype(dtype)
+                    X = data[:n]
+                    for mode in modes:
+                        Q = data[n:] if mode == "separate" else X
+                        results, algorithm = _search_case(
+                            X, Q, ks, repeats=1 if len(Q) >= 1_000_000 else 3)
+                        for k, times in results.items():
+                            peers = {name: s for name, s in times.items()
+                                     if name not in ("tree", "auto")}
+                            fastest = min(peers, key=peers.get)
+                            report("knn_grid", {"data": kind, "d": d, "n": n, "k": k,
+                                                "dtype": dtype, "queries": mode,
+                                                "n_queries": len(Q)},
+                                   times["auto"], fastest, peers[fastest],
+                                   auto_choice=algorithm,
+                                   tree_ratio=round(peers[fastest] / times["tree"], 3),
+                                   **{name: round(s, 5) for name, s in peers.items()})
+
+
+def build():
+    """Tree construction at n = 1 000 000 (d = 2 and 8) against the peers' builds."""
+    n = 100_000 if QUICK else 1_000_000
+    for d in (2, 8):
         for kind in ("uniform", "clustered"):
-            rng = np.random.default_rng(d)
-            X = make_data(kind, n_train + 10_000, d, rng)
-            X, Q = X[:n_train], X[n_train:]
-            # the hardest case (uniform, d = 16) gets fewer queries to stay short
-            n_queries = 1000 if (QUICK or (kind == "uniform" and d == 16)) else 10_000
-            Q = Q[:n_queries]
-            start = time.perf_counter()
-            tree = BranchBoundTree(X, random_state=0)
-            build_s = time.perf_counter() - start
-            ball, kd, ck = BallTree(X), KDTree(X), cKDTree(X)
-            for k in (1, 5):
-                _, _, counts = tree.query(Q, k=k, return_counts=True)
-                times = interleaved({
-                    "patrec": lambda: tree.query(Q, k=k),
-                    "sklearn.BallTree": lambda: ball.query(Q, k=k),
-                    "sklearn.KDTree": lambda: kd.query(Q, k=k),
-                    "scipy.cKDTree": lambda: ck.query(Q, k=k),
-                }, repeats=1 if (kind == "uniform" and d == 16) else 3)
-                params = {"d": d, "data": kind, "k": k, "n_train": n_train,
-                          "n_queries": n_queries}
-                for name in ("sklearn.BallTree", "sklearn.KDTree", "scipy.cKDTree"):
-                    report("bnb_tree_query", params, times["patrec"], name, times[name],
-                           evaluations_per_query=round(float(counts.mean()), 1),
-                           build_s=round(build_s, 3))
+            X = make_data(kind, n, d, np.random.default_rng(d))
+            calls = {"patrec": lambda: BranchBoundTree(X, random_state=0),
+                     "scipy.cKDTree": lambda: cKDTree(X)}
+            if pykdtree is not None:
+                calls["pykdtree"] = lambda: pykdtree.KDTree(X)
+            times = interleaved(calls)
+            for name in calls:
+                if name != "patrec":
+                    report("bnb_tree_build", {"data": kind, "d": d, "n": n},
+                           times["patrec"], name, times[name])
 
 
 def highdim():
-    n_train = 5_000 if QUICK else 20_000
-    n_queries = 500 if QUICK else 2_000
-    for d in (64, 784):
+    """Brute force at d = 64 and 784 against scikit-learn-intelex, FAISS, sklearn."""
+    for d, n_train in ((64, 50_000), (784, 20_000)):
+        n_train = n_train // 5 if QUICK else n_train
+        n_queries = 200 if QUICK else 1_000
         for dtype in (np.float32, np.float64):
             rng = np.random.default_rng(d)
             X = rng.normal(size=(n_train, d)).astype(dtype)
             Q = rng.normal(size=(n_queries, d)).astype(dtype)
             index = BruteForce(X)
-            sk = SkKNN(n_neighbors=5, algorithm="brute").fit(X, np.zeros(n_train))
-            calls = {"patrec": lambda: index.query(Q, k=5),
-                     "sklearn.brute": lambda: sk.kneighbors(Q)}
-            if faiss is not None:
-                flat = faiss.IndexFlatL2(d)
-                flat.add(X.astype(np.float32))
-                Q32 = Q.astype(np.float32)
-                calls["faiss.IndexFlatL2"] = lambda: flat.search(Q32, 5)
-            times = interleaved(calls)
-            params = {"d": d, "dtype": np.dtype(dtype).name, "k": 5, "n_train": n_train,
-                      "n_queries": n_queries}
-            for name in calls:
-                if name != "patrec":
-                    report("brute_query", params, times["patrec"], name, times[name])
+            for k in (1, 5, 10):
+                sk = SkKNN(n_neighbors=k, algorithm="brute").fit(X, np.zeros(n_train))
+                calls = {"patrec": lambda: index.query(Q, k=k),
+                         "sklearn.brute": lambda: sk.kneighbors(Q)}
+                if sklearnex_neighbors is not None:
+                    intel = sklearnex_neighbors.NearestNeighbors(
+                        n_neighbors=k, algorithm="brute").fit(X)
+                    calls["sklearnex.brute"] = lambda: intel.kneighbors(Q)
+                if faiss is not None:
+                    flat = faiss.IndexFlatL2(d)
+                    flat.add(X.astype(np.float32))
+                    Q32 = Q.astype(np.float32)
+                    calls["faiss.IndexFlatL2"] = lambda: flat.search(Q32, k)
+                times = interleaved(calls)
+                params = {"d": d, "dtype": np.dtype(dtype).name, "k": k,
+                          "n_train": n_train, "n_queries": n_queries}
+                for name in calls:
+                    if name != "patrec":
+                        report("brute_query", params, times["patrec"], name,
+                               times[name])
+
+
+def auto():
+    """``algorithm="auto"`` against the better of tree and brute force.
+
+    Two uses: a classifier (index built once, then 5 000 separate queries; the
+    choice cannot know how many queries will come) and editing (every training
+    point searched once, so the construction counts).  Each time includes building
+    the index; auto's includes its choice.
+    """
+    sizes = _option("n", int) or ([10_000] if QUICK else [10_000, 100_000])
+    cases = [("uniform", d) for d in (2, 4, 8, 12, 16, 24, 32)]
+    cases += [("clustered", d) for d in (4, 8, 16, 32, 64)]
+    cases += [("digits8", 8), ("swissroll3", 3), ("swissroll8", 8)]
+    for kind, d in cases:
+        for n in sizes:
+            rng = np.random.default_rng(n + d)
+            data = make_data(kind, n + 5_000, d, rng)
+            X, separate = data[:n], data[n:]
+            for use, Q, n_queries in (("classifier", separate, None),
+                                      ("editing", X, n)):
+                chosen = {}
+
+                def run(algorithm, Q=Q, n_queries=n_queries):
+                    index, chosen[algorithm] = build_index(
+                        X, algorithm=algorithm, n_queries=n_queries)
+                    index.query(Q, k=5)
+
+                times = interleaved({"auto": lambda: run("auto"),
+                                     "bnb": lambda: run("bnb"),
+                                     "brute": lambda: run("brute")},
+                                    repeats=3 if n <= 10_000 else 1)
+                better = min(("bnb", "brute"), key=times.get)
+                report("knn_auto_choice", {"data": kind, "d": d, "n": n, "k": 5,
+                                           "use": use, "n_queries": len(Q)},
+                       times["auto"], f"better: {better}", times[better],
+                       auto_choice=chosen["auto"],
+                       bnb_s=round(times["bnb"], 4), brute_s=round(times["brute"], 4))
+
+
+def calibrate():
+    """Measure the constants of the cost model of ``auto`` (neighbors/_index.py).
+
+    Brute force: nanoseconds per (query, sample) pair, fitted as ``a + b d`` over
+    d = 2 .. 64, with and without the GEMM filter.  Tree: nanoseconds per sample
+    to build, and per query ``c + e (a + b d)`` with ``e`` the distance
+    evaluations counted, fitted over uniform and clustered data, d = 2 .. 16.
+    Prints the fitted constants (stderr) and one JSON line each.
+    """
+    rng = np.random.default_rng(0)
+    n_train, n_queries = (5_000, 500) if QUICK else (20_000, 2_000)
+    rows = {"gemm": [], "direct": []}
+    for d in (2, 4, 8, 16, 32, 64):
+        X, Q = rng.normal(size=(n_train, d)), rng.normal(size=(n_queries, d))
+        for name, metric in (("gemm", "euclidean"), ("direct", "manhattan")):
+            index = BruteForce(X, metric=metric)
+            seconds = interleaved({"q": lambda: index.query(Q, k=5)})["q"]
+            rows[name].append((d, 1e9 * seconds / (n_train * n_queries)))
+    for name, points in rows.items():
+        d, ns = np.array(points).T
+        slope, intercept = np.polyfit(d, ns, 1)
+        print(f"# brute {name}: {intercept:.2f} + {slope:.3f} d ns per pair",
+              file=sys.stderr)
+        report(f"calibrate_brute_{name}", {"per_pair_ns": [round(v, 2) for v in ns]},
+               1.0, "fit", 1.0, intercept=round(intercept, 3), slope=round(slope, 4))
+    build_ns, samples = [], []
+    n_tree = 20_000 if QUICK else 100_000
+    for kind in ("uniform", "clustered"):
+        for d in (2, 4, 8, 16):
+            X = make_data(kind, n_tree + 2_000, d, rng)
+            X, Q = X[:n_tree], X[n_tree:]
+            start = time.perf_counter()
+            tree = BranchBoundTree(X, random_state=0)
+            build_ns.append(1e9 * (time.perf_counter() - start) / n_tree)
+            *_, counts = tree.query(Q, k=5, return_counts=True)
+            seconds = interleaved({"q": lambda: tree.query(Q, k=5)})["q"]
+            samples.append((d, float(counts.mean()), 1e9 * seconds / len(Q)))
+    d, evaluations, ns = np.array(samples).T
+    # ns per query = c + e a + e d b: non-negative least squares
+    design = np.column_stack([np.ones_like(d), evaluations, evaluations * d])
+    (per_query, per_eval, per_eval_feature), _ = nnls(design, ns)
+    print(f"# tree: build {np.median(build_ns):.0f} ns per sample; query "
+          f"{per_query:.0f} + e ({per_eval:.2f} + {per_eval_feature:.3f} d) ns",
+          file=sys.stderr)
+    report("calibrate_tree", {"n": n_tree}, 1.0, "fit", 1.0,
+           build_ns_per_sample=round(float(np.median(build_ns))),
+           query_ns=round(float(per_query)), evaluation_ns=round(float(per_eval), 3),
+           evaluation_ns_per_feature=round(float(per_eval_feature), 4))
+
+
+def threads():
+    """``n_jobs=2`` against ``n_jobs=1`` (the reference is patrec itself)."""
+    rng = np.random.default_rng(0)
+    n_train = 20_000 if QUICK else 100_000
+    for kind, d in (("uniform", 8), ("clustered", 16)):
+        X, Q = make_data(kind, n_train, d, rng), make_data(kind, 20_000, d, rng)
+        tree = BranchBoundTree(X, random_state=0)
+        times = interleaved({"two": lambda: tree.query(Q, k=5, n_jobs=2),
+                             "one": lambda: tree.query(Q, k=5, n_jobs=1)})
+        report("bnb_tree_n_jobs", {"data": kind, "d": d, "k": 5, "n_jobs": 2},
+               times["two"], "patrec n_jobs=1", times["one"])
+    for d in (8, 64):
+        X, Q = rng.normal(size=(n_train, d)), rng.normal(size=(5_000, d))
+        brute = BruteForce(X)
+        times = interleaved({"two": lambda: brute.query(Q, k=5, n_jobs=2),
+                             "one": lambda: brute.query(Q, k=5, n_jobs=1)})
+        report("brute_n_jobs", {"d": d, "k": 5, "n_jobs": 2, "n_train": n_train,
+                                "n_queries": 5_000}, times["two"],
+               "patrec n_jobs=1", times["one"])
 
 
 def brute_lowdim():
@@ -155,25 +451,6 @@ def _blocked_gemm(Q, X, block_queries=128, block_train=1024):
                 dgemm(1.0, queries, train, trans_b=True)
 
 
-def threads():
-    rng = np.random.default_rng(0)
-    n_train = 20_000 if QUICK else 100_000
-    X, Q = rng.uniform(size=(n_train, 8)), rng.uniform(size=(5_000, 8))
-    tree = BranchBoundTree(X, random_state=0)
-    times = interleaved({"two": lambda: tree.query(Q, k=5, n_jobs=2),
-                         "one": lambda: tree.query(Q, k=5, n_jobs=1)})
-    report("bnb_tree_n_jobs", {"d": 8, "k": 5, "n_jobs": 2}, times["two"],
-           "patrec n_jobs=1", times["one"])
-    # the issue's training-set size; 5 000 queries keep the run short
-    X, Q = rng.normal(size=(n_train, 64)), rng.normal(size=(5_000, 64))
-    brute = BruteForce(X)
-    times = interleaved({"two": lambda: brute.query(Q, k=5, n_jobs=2),
-                         "one": lambda: brute.query(Q, k=5, n_jobs=1)})
-    report("brute_n_jobs", {"d": 64, "k": 5, "n_jobs": 2, "n_train": n_train,
-                            "n_queries": 5_000}, times["two"],
-           "patrec n_jobs=1", times["one"])
-
-
 def _peak_memory(call):
     """Seconds and peak traced memory (MB) of one call."""
     tracemalloc.start()
@@ -202,10 +479,12 @@ def memory():
            peak_extra_mb=round(ours_mb, 1), reference_peak_extra_mb=round(theirs_mb, 1))
 
 
-SECTIONS = {"lowdim": lowdim, "highdim": highdim, "brute_lowdim": brute_lowdim,
-            "threads": threads, "memory": memory}
+SECTIONS = {"table": table, "build": build, "highdim": highdim, "auto": auto,
+            "threads": threads, "brute_lowdim": brute_lowdim, "memory": memory,
+            "calibrate": calibrate, "grid": grid}
 
 if __name__ == "__main__":
-    chosen = [name for name in sys.argv[1:] if not name.startswith("--")] or SECTIONS
+    chosen = ([name for name in sys.argv[1:] if not name.startswith("--")]
+              or [name for name in SECTIONS if name != "grid"])
     for name in chosen:
         SECTIONS[name]()

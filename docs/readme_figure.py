@@ -9,13 +9,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 
 from patrec import (LinearMachine, MinimumDistanceClassifier,  # noqa: E402
                     PiecewiseLinearClassifier)
 from patrec.datasets import make_banana  # noqa: E402
 from patrec.plotting import plot_decision_regions  # noqa: E402
 
-X, y = make_banana(n_samples=400, noise=0.1, random_state=0)
+X, codes = make_banana(n_samples=400, noise=0.1, random_state=0)
+y = np.array(["crescent A", "crescent B"])[codes]
 panels = [
     (LinearMachine(averaged=True, random_state=0), "linear machine"),
     (MinimumDistanceClassifier(n_prototypes=3, random_state=0),
@@ -30,8 +32,8 @@ for ax, (clf, title) in zip(axes, panels):
                           prototypes=True if hasattr(clf, "prototypes_") else None,
                           legend=ax is axes[0])
     ax.set_title(f"{title}\ntraining error {1 - clf.score(X, y):.3f}", fontsize=10)
-    ax.set_xticks([])
-    ax.set_yticks([])
+    ax.set_xlabel("feature 1")
+    ax.set_ylabel("feature 2" if ax is axes[0] else "")
 fig.tight_layout()
 out = Path(__file__).parent / "_static" / "piecewise_linear.png"
 fig.savefig(out, dpi=80)

@@ -208,7 +208,8 @@ def _build_shard(block, algorithm, metric, p, metric_params):
     """On a worker: the search index of one block of training rows."""
     block = check_X(block)
     if algorithm == "auto":
-        algorithm = choose_algorithm(block.shape[0], block.shape[1], metric, p)
+        algorithm = choose_algorithm(block.shape[0], block.shape[1], metric, p,
+                                     X=block, metric_params=metric_params)
     if algorithm == "bnb":
         return BranchBoundTree(block, metric, p, metric_params, random_state=0)
     return BruteForce(block, metric, p, metric_params)

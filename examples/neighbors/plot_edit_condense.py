@@ -64,6 +64,10 @@ for ax, (name, kept) in zip(axes.ravel(), stages.items()):
     ax.set_title(f"{name}: {len(kept)} samples\n1-NN test error {error:.3f}")
     ax.set_xlim(-3.5, 5.5)
     ax.set_ylim(-3.5, 4.5)
+for ax in axes[1]:
+    ax.set_xlabel("feature 1")
+for ax in axes[:, 0]:
+    ax.set_ylabel("feature 2")
 fig.suptitle("Two overlapping Gaussian classes; dashed: the Bayes boundary")
 fig.tight_layout()
 plt.show()

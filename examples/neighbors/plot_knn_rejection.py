@@ -9,7 +9,7 @@ stray sample of the overlapping classes; with k = 15 the vote smooths the bounda
 
 When the vote is close, say 8 against 7, the decision is little better than a coin
 toss.  ``reject_threshold`` lets the classifier refuse to decide: points whose winning
-class gets less than 80% of the vote are rejected (the grey band), which lowers the
+class gets less than 80% of the vote are rejected (the dark grey band), which lowers the
 error on the samples that are classified at the price of leaving some unclassified.
 """
 
@@ -33,7 +33,8 @@ voters = {k: KNeighborsClassifier(n_neighbors=k).fit(X, y) for k in k_values}
 
 # %%
 # The reject option: the same 15-NN vote, refusing to decide when the winning class
-# gets less than 80% of it.  The third panel greys out the rejected region and reports
+# gets less than 80% of it.  `plot_decision_regions` fills the region where it
+# rejects in dark grey (the ``reject_label`` of its predictions); the title reports
 # the error on the test samples that were classified.  (The whole figure is drawn in
 # this one cell, so that the gallery shows it complete.)
 rejecting = KNeighborsClassifier(n_neighbors=15, reject_threshold=0.8,
@@ -47,12 +48,7 @@ for ax, k in zip(axes[:2], k_values):
     plot_decision_regions(voters[k], X, y, ax=ax, legend=ax is axes[0])
     ax.set_title(f"{k}-NN: test error {1 - voters[k].score(X_test, y_test):.3f}")
 
-plot_decision_regions(voters[15], X, y, ax=axes[2], legend=False)
-xs, ys = np.meshgrid(np.linspace(*axes[2].get_xlim(), 200),
-                     np.linspace(*axes[2].get_ylim(), 200))
-grid_labels = rejecting.predict(np.column_stack([xs.ravel(), ys.ravel()]))
-axes[2].contourf(xs, ys, (grid_labels == "reject").reshape(xs.shape), levels=[0.5, 1.5],
-                 colors="0.5", alpha=0.6)
+plot_decision_regions(rejecting, X, y, ax=axes[2])
 axes[2].set_title(f"15-NN, reject below 0.8: {1 - kept.mean():.0%} rejected,\n"
                   f"error on the rest {error:.3f}")
 for ax in axes:

@@ -20,7 +20,7 @@ from .._validation import check_scalar, check_X
 from .metrics import Metric, canonical_metric
 
 __all__ = ["NeighborIndex", "choose_algorithm", "search_costs", "tree_evaluations",
-           "build_index", "prepare_rows", "without_self"]
+           "probe_evaluations", "build_index", "prepare_rows", "without_self"]
 
 
 class NeighborIndex:
@@ -178,86 +178,157 @@ def prepare_rows(metric, X):
     return mapped
 
 
-# The cost model of ``algorithm="auto"``, in nanoseconds, measured single-threaded on
-# Gaussian data (brute force and BranchBoundTree, k = 5, d = 2 to 16, 2 048 to 32 768
-# training samples; see benchmarks/bench_neighbors.py and bench_editing.py):
+# The cost model of ``algorithm="auto"``, in nanoseconds, measured single-threaded
+# (benchmarks/bench_neighbors.py, section "auto"):
 #   brute force, per (query, sample) pair: 5 + 0.3 d with the GEMM filter
 #       (euclidean family), 15 + d computing every distance directly;
-#   tree: building, 30 000 per sample (k-means at every node); searching,
-#       3 000 per query plus 20 + 4 d per distance evaluation;
-#   evaluations per query: 2048 f(d) (n / 2048)^b(d), at most n, with
-#       f(d) = 1 - exp(-0.012 d^2) (the share of 2 048 samples visited) and
-#       b(d) = 0.05 + 0.055 d (how fast the visits grow with n).
+#   tree: building, 30 000 per sample; searching, 3 000 per query plus
+#       20 + 4 d per distance evaluation.
+# The evaluations per query depend on the data far more than on n and d (a tree
+# prunes tight clusters in 64 dimensions but hardly anything of uniform data in 16),
+# so when the data are at hand they are measured (`probe_evaluations`); without
+# them, `tree_evaluations` predicts them for Gaussian-like data.
 _BRUTE_GEMM_PAIR = (5.0, 0.3)
 _BRUTE_DIRECT_PAIR = (15.0, 1.0)
 _TREE_BUILD_SAMPLE = 30000.0
 _TREE_QUERY = 3000.0
 _TREE_EVALUATION = (20.0, 4.0)
+# The probe: trees over two nested random subsets of these sizes (or all samples
+# when fewer), searched from this many samples held out of both.
+_PROBE_SIZES = (2048, 8192)
+_PROBE_QUERIES = 32
+_PROBE_MIN_SAMPLES = 512  # below this, both searches are cheap: the model decides
 
 
 def tree_evaluations(n_samples, n_features):
-    """The distance evaluations a tree search is expected to make per query."""
+    """The distance evaluations a tree search is expected to make per query, on
+    Gaussian-like data (the model without a look at the data)."""
     share = 1.0 - np.exp(-0.012 * n_features ** 2)
     growth = min(1.0, 0.05 + 0.055 * n_features)
     return min(float(n_samples), 2048 * share * (n_samples / 2048) ** growth)
 
 
-def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True):
+def probe_evaluations(X, k=1, metric="euclidean", p=2, metric_params=None,
+                      **tree_params):
+    """The distance evaluations per query of a tree search on ``X``, measured.
+
+    Builds `BranchBoundTree` over a random subset of the samples (2 048, then 8 192
+    of them, nested), searches it from 32 other samples for their ``k`` nearest
+    neighbours and counts the evaluations.  With all samples probed (``X`` holds at
+    most 8 224) the count is the answer; otherwise the two counts give the growth
+    exponent ``b`` of the evaluations with the number of samples, and the count is
+    extrapolated as ``e(n) = e(8192) (n / 8192)^b`` (``0 <= b <= 1``, at most n).
+    The subsets follow the data's own distribution, so clusters, a low intrinsic
+    dimension or spread-out noise show in the counts as they will in the full
+    tree.  Cost: two small trees and 64 searches; deterministic (seeded).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> line = np.outer(rng.uniform(size=20_000), np.ones(16))  # 1-D data in 16-D
+    >>> cloud = rng.uniform(size=(20_000, 16))
+    >>> bool(probe_evaluations(line) < 0.01 * 20_000 < probe_evaluations(cloud))
+    True
+    """
+    from .tree import BranchBoundTree
+
+    n_samples = X.shape[0]
+    rng = np.random.default_rng(0)
+    order = rng.permutation(n_samples)
+    n_queries = min(_PROBE_QUERIES, n_samples // 2)
+    queries, rest = X[order[:n_queries]], order[n_queries:]
+    sizes = sorted({min(size, rest.shape[0]) for size in _PROBE_SIZES})
+    counts = []
+    for size in sizes:
+        tree = BranchBoundTree(X[np.sort(rest[:size])], metric, p, metric_params,
+                               random_state=0, **tree_params)
+        *_, evaluations = tree.query(queries, k=min(k, size), return_distance=False,
+                                     return_counts=True)
+        counts.append(max(float(evaluations.mean()), 1.0))
+    if sizes[-1] == rest.shape[0]:
+        return counts[-1]
+    growth = np.log(counts[1] / counts[0]) / np.log(sizes[1] / sizes[0])
+    growth = min(max(float(growth), 0.0), 1.0)
+    return min(float(n_samples), counts[1] * (n_samples / sizes[1]) ** growth)
+
+
+def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True,
+                 evaluations=None):
     """Predicted time (ns) of brute force and of a tree for ``n_queries`` searches
     (default: as many as training samples); ``build=False`` leaves out building
-    the tree (a tree built once and searched many times)."""
+    the tree (a tree built once and searched many times).  ``evaluations``: the
+    tree's distance evaluations per query when measured (`probe_evaluations`),
+    else `tree_evaluations` predicts them."""
     n_queries = n_samples if n_queries is None else n_queries
     metric = canonical_metric(metric)
     gemm = (metric in ("euclidean", "sqeuclidean", "mahalanobis")
             or (metric == "minkowski" and p == 2))
     fixed, per_feature = _BRUTE_GEMM_PAIR if gemm else _BRUTE_DIRECT_PAIR
     brute = n_queries * n_samples * (fixed + per_feature * n_features)
+    if evaluations is None:
+        evaluations = tree_evaluations(n_samples, n_features)
     fixed, per_feature = _TREE_EVALUATION
-    tree = n_queries * (_TREE_QUERY + tree_evaluations(n_samples, n_features)
-                        * (fixed + per_feature * n_features))
+    tree = n_queries * (_TREE_QUERY + evaluations * (fixed + per_feature * n_features))
     if build:
         tree += n_samples * _TREE_BUILD_SAMPLE
     return brute, tree
 
 
-def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None):
+def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None, *, X=None,
+                     k=1, metric_params=None, **tree_params):
     """The search method ``algorithm="auto"`` picks: ``"brute"`` or ``"bnb"``.
 
     The cheaper by the measured cost model above: brute force costs a fixed time
     per (query, training sample) pair, fast on GEMM for the euclidean family; the
     branch-and-bound tree costs its construction plus, per query, the distance
-    evaluations its rules do not prune, which grow with the dimension and (slowly)
-    with the number of samples.  With ``n_queries`` known (editing searches every
-    sample once) the construction counts; without it (a classifier's ``fit``) the
-    index is expected to serve many queries and only the cost per query counts.
-    So the tree is picked in low dimension with many samples, brute force
-    otherwise.
+    evaluations its rules do not prune.  Those depend on the data: given the
+    samples ``X`` (and the ``k`` to be asked for), a small probe measures them
+    (`probe_evaluations`); without ``X`` they are predicted from n and d for
+    Gaussian-like data.  With ``n_queries`` known (editing searches every sample
+    once) the construction counts; without it (a classifier's ``fit``) the index
+    is expected to serve many queries and only the cost per query counts.  So the
+    tree is picked wherever the data let it prune — low dimension, clusters, a low
+    intrinsic dimension — and brute force for spread-out data in many dimensions.
 
     Examples
     --------
+    >>> import numpy as np
     >>> choose_algorithm(100_000, 2, "euclidean")
     'bnb'
-    >>> choose_algorithm(20_000, 10, "euclidean", n_queries=20_000)
+    >>> choose_algorithm(20_000, 16, "euclidean", n_queries=20_000)
     'brute'
     >>> choose_algorithm(100, 2, "euclidean")
     'brute'
+    >>> rng = np.random.default_rng(0)  # 20 tight clusters in 16 dimensions
+    >>> X = rng.normal(size=(20, 16))[rng.integers(0, 20, 20_000)]
+    >>> X += rng.normal(scale=0.01, size=X.shape)
+    >>> choose_algorithm(20_000, 16, "euclidean", X=X, k=5)
+    'bnb'
     """
-    brute, tree = search_costs(n_samples, n_features, metric, p,
-                               n_queries=n_queries, build=n_queries is not None)
+    evaluations = None
+    if X is not None and n_samples >= _PROBE_MIN_SAMPLES:
+        evaluations = probe_evaluations(X, k, metric, p, metric_params, **tree_params)
+    brute, tree = search_costs(n_samples, n_features, metric, p, n_queries=n_queries,
+                               build=n_queries is not None, evaluations=evaluations)
     return "bnb" if tree < brute else "brute"
 
 
 def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto",
-                n_queries=None, **tree_params):
+                n_queries=None, k=1, **tree_params):
     """The search index over validated ``X`` for ``algorithm`` ("auto", "brute",
-    "bnb"; "auto" expecting ``n_queries`` searches, see `choose_algorithm`);
-    returns ``(index, algorithm)`` with the method actually used.  ``tree_params``
-    (``leaf_size``, ``verbose``) go to `BranchBoundTree`."""
+    "bnb"; "auto" expecting ``n_queries`` searches for ``k`` neighbours, see
+    `choose_algorithm`); returns ``(index, algorithm)`` with the method actually
+    used.  ``tree_params`` (``leaf_size``, ``verbose``) go to `BranchBoundTree`."""
     from .brute import BruteForce  # (they derive from NeighborIndex, defined above)
     from .tree import BranchBoundTree
 
     if algorithm == "auto":
-        algorithm = choose_algorithm(X.shape[0], X.shape[1], metric, p, n_queries)
+        probe_params = {key: value for key, value in tree_params.items()
+                        if key != "verbose"}
+        algorithm = choose_algorithm(X.shape[0], X.shape[1], metric, p, n_queries,
+                                     X=X, k=k, metric_params=metric_params,
+                                     **probe_params)
     if algorithm == "bnb":
         return (BranchBoundTree(X, metric, p, metric_params, random_state=0,
                                 **tree_params), algorithm)

@@ -44,8 +44,10 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         (n_queries, k), and returns weights of the same shape.
     algorithm : {"auto", "brute", "bnb"}, default="auto"
         ``"brute"``: `BruteForce`.  ``"bnb"``: `BranchBoundTree`.  ``"auto"``: the
-        tree in low dimension with many samples, brute force otherwise (see
-        `choose_algorithm`).  All three return the same predictions.
+        faster of the two by a measured cost model that looks at the data (a small
+        probe counts how much a tree prunes on them; see `choose_algorithm`): the
+        tree in low dimension, on clusters and on data of low intrinsic dimension,
+        brute force for spread-out data in many dimensions.  All three return the same predictions.
     metric : str, default="minkowski"
         One of `patrec.neighbors.METRICS`, scikit-learn's aliases ``"manhattan"``,
         ``"l1"`` and ``"l2"`` included.  The default, ``"minkowski"`` with ``p=2``, is
@@ -156,7 +158,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             self.reject_label_ = self._reject_option()[1]
         self._index, algorithm = build_index(X, self.metric, self.p,
                                              self.metric_params, self.algorithm,
-                                             leaf_size=self.leaf_size,
+                                             k=self.n_neighbors, leaf_size=self.leaf_size,
                                              verbose=self.verbose)
         self._codes = codes
         self.fit_algorithm_ = algorithm

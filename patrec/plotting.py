@@ -698,8 +698,12 @@ def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
     ]
     ax.legend(handles=legend, loc="upper right", fontsize="small", framealpha=0.9)
     n_total = len(explanation.distance_evaluations)
+    kinds = explanation.distance_evaluations["sample"]
+    n_boxes = int(np.sum(kinds == -2))
+    boxes = f", {n_boxes} to boxes" if n_boxes else ""
     ax.set_title(f"Branch and bound: {n_total} distances for {tree.n_samples} samples\n"
-                 f"({len(seen)} to samples, {n_total - len(seen)} to node means)")
+                 f"({len(seen)} to samples, {int(np.sum(kinds == -1))} to node means"
+                 f"{boxes})")
     ax.explanation = explanation
     return ax
 

@@ -203,10 +203,13 @@ def test_search_picture_draws_the_explanation(metric, partition):
                                X[steps.skipped["sample"]].reshape(-1, 2))
     np.testing.assert_allclose(stars.get_offsets(), X[indices[0]])
     np.testing.assert_allclose(query.get_offsets(), [x])
-    n_means = int(np.sum(steps.distance_evaluations["sample"] < 0))
+    n_means = int(np.sum(steps.distance_evaluations["sample"] == -1))
+    n_boxes = int(np.sum(steps.distance_evaluations["sample"] == -2))
+    assert (n_boxes > 0) == (partition == "kd")
+    boxes = f", {n_boxes} to boxes" if n_boxes else ""
     assert ax.get_title() == (f"Branch and bound: {counts[0]} distances for 500 samples\n"
-                              f"({counts[0] - n_means} to samples, {n_means} to node "
-                              "means)")
+                              f"({counts[0] - n_means - n_boxes} to samples, {n_means} "
+                              f"to node means{boxes})")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels[1] == f"node pruned by rule 1 ({len(steps.pruned)})"
     if len(boxed):

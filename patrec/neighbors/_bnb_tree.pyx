@@ -43,8 +43,8 @@
 # little above 1, from the dtype's epsilon and the number of features) and `tiny` is
 # added; a sample that brute force would return is therefore never pruned.
 #
-# Each query counts its distance evaluations (to samples and to node means; the
-# distances to boxes are not counted).
+# Each query counts its distance evaluations (to samples, to node means and to
+# boxes: each costs one pass over the features).
 #
 # Python validates everything first (tree.py, _index.py); all loops run without the
 # GIL and allocate nothing per query except the radius search's growing result list.
@@ -258,6 +258,7 @@ cdef void _visit_boxes(const Tree* tree, Search* search, intp_t node,
     for c in range(n_children):
         d = _box_rdist(tree, x, &low[(first + c) * n_features],
                        &high[(first + c) * n_features], nearest)
+        search.n_evals += 1
         _insert_ranked(box_dist, box_rank, c, d, first + c)
     for c in range(n_children):
         # The box rule: the nearest point of the child's box is farther than B (with

@@ -63,8 +63,7 @@ class SearchExplanation:
         The nodes of the k-d partition skipped by the box rule, D(x, box_p) > B
         (always empty for ``partition="kmeans"``):
         ``node``, ``distance`` D(x, box_p), the distance from x to the nearest
-        point of the node's bounding box (not counted as a distance evaluation),
-        and ``bound`` B.
+        point of the node's bounding box, and ``bound`` B.
     skipped : structured ndarray
         The samples of entered leaves skipped by rule 2: ``node`` (the leaf),
         ``sample`` (training index), ``to_center`` D(x_i, M_p), ``distance``
@@ -77,8 +76,9 @@ class SearchExplanation:
         samples were seen).
     distance_evaluations : structured ndarray
         Every distance computed, in order: to a node's mean (``node`` >= 0,
-        ``sample`` = -1) or to a sample (``node`` the leaf, ``sample`` its training
-        index), and the ``distance``.  Its length is the count
+        ``sample`` = -1), to a node's bounding box (k-d partition; ``sample`` = -2)
+        or to a sample (``node`` the leaf, ``sample`` its training index), and the
+        ``distance``.  Its length is the count
         ``query(..., return_counts=True)`` reports.
 
     Notes
@@ -204,6 +204,8 @@ class _Walk:
         children = np.arange(first, first + n_children)
         measured = [box_rdist(self.metric.kind, self.metric.p, self.x, self.low[c],
                               self.high[c]) for c in children]
+        for child, box in zip(children, measured):
+            self.evaluations.append((child, -2, self.true(box)))
         for c in np.argsort(measured, kind="stable"):
             child, box = int(children[c]), measured[c]
             # The box rule: D(x, box) > B, with the search's rounding margin.

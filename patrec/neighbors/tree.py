@@ -104,8 +104,8 @@ class BranchBoundTree(NeighborIndex):
         use it.
     verbose : int or bool, default=0
         Progress of the construction on standard error: 1 reports the tree built
-        (nodes, leaves, depth, time), 2 adds a line per level of the k-means tree
-        (per step of the k-d one).  Worth it for a few hundred thousand samples.
+        (nodes, leaves, depth, time), 2 adds a line per step (the partition, the
+        measurements of the nodes).  Worth it for a million samples.
 
     Attributes
     ----------

@@ -100,7 +100,7 @@ def test_every_step_is_accounted_for(metric, params, partition):
                                     for leaf in leaves])
         assert sorted(measured + skipped) == sorted(in_leaves.tolist())
         # the node means measured are those of the children of entered nodes
-        nodes = evaluations["node"][evaluations["sample"] < 0].tolist()
+        nodes = evaluations["node"][evaluations["sample"] == -1].tolist()
         if partition == "kd":  # the means of the leaves reached
             assert set(nodes) == {n for n in set(entered) | set(pruned)
                                   if tree._node_nchild[n] == 0}
@@ -156,10 +156,16 @@ def test_distance_evaluations_hold_the_true_distances(partition):
     np.testing.assert_allclose(samples["distance"],
                                np.linalg.norm(X[samples["sample"]] - x, axis=1),
                                rtol=1e-12)
-    nodes = evaluations[evaluations["sample"] < 0]
+    nodes = evaluations[evaluations["sample"] == -1]
     np.testing.assert_allclose(nodes["distance"],
                                np.linalg.norm(tree._centers[nodes["node"]] - x, axis=1),
                                rtol=1e-12)
+    boxes = evaluations[evaluations["sample"] == -2]  # the k-d partition's boxes
+    assert (len(boxes) > 0) == (partition == "kd")
+    nearest = np.clip(x, tree._low[boxes["node"]], tree._high[boxes["node"]])
+    np.testing.assert_allclose(boxes["distance"], np.linalg.norm(nearest - x, axis=1),
+                               rtol=1e-12)
+    assert len(samples) + len(nodes) + len(boxes) == len(evaluations)
 
 
 @pytest.mark.parametrize("partition", ["kd", "kmeans"])

@@ -68,14 +68,15 @@ def main():
     parser.add_argument("--leaf", type=int, default=None)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--build", action="store_true")
-    parser.add_argument("--peers", default="ckdtree,pykdtree,intelex")
+    parser.add_argument("--peers", default="ckdtree,pykdtree,intelex",
+                        help="any of ckdtree, pykdtree, intelex, brute")
     args = parser.parse_args()
     from scipy.spatial import cKDTree
     from pykdtree.kdtree import KDTree
     import daal4py
     daal4py.daalinit(1)
     from sklearnex.neighbors import NearestNeighbors
-    from patrec.neighbors import BranchBoundTree
+    from patrec.neighbors import BranchBoundTree, BruteForce
     peers = args.peers.split(",")
     rng = np.random.default_rng(0)
     for name in args.workloads:
@@ -101,6 +102,8 @@ def main():
             built["pykdtree"] = KDTree(X)
         if "intelex" in peers:
             built["intelex"] = NearestNeighbors(algorithm="kd_tree").fit(X)
+        if "brute" in peers:  # patrec's own brute force: where the tree stops paying
+            built["brute"] = BruteForce(X)
         for k in map(int, args.k.split(",")):
             calls = {"patrec": lambda: tree.query(Q, k)}
             if "ckdtree" in built:
@@ -109,6 +112,8 @@ def main():
                 calls["pykdtree"] = lambda: built["pykdtree"].query(Q, k)
             if "intelex" in built:
                 calls["intelex"] = lambda: built["intelex"].kneighbors(Q, k)
+            if "brute" in built:
+                calls["brute"] = lambda: built["brute"].query(Q, k)
             for call in calls.values():
                 call()
             med = interleaved(calls, args.repeats)

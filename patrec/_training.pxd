@@ -51,13 +51,22 @@ cdef inline intp_t get_row(const floating[::1] values, const intp_t[::1] columns
                            const intp_t[::1] row_starts, intp_t n_features, intp_t i,
                            const floating** row_values,
                            const intp_t** row_columns) noexcept nogil:
-    """Point at row i; return its number of stored entries."""
+    """Point at row i; return its number of stored entries.
+
+    A sparse row without stored entries gets two NULL pointers and 0 (every loop
+    reads ``nnz`` entries, so none): a matrix with no stored entries at all has
+    empty ``values`` and ``columns``, where even ``&values[0]`` is out of bounds.
+    """
     cdef intp_t start
     if row_starts.shape[0] == 0:  # dense: every column stored, columns implicit
         row_values[0] = &values[0] + i * n_features
         row_columns[0] = NULL
         return n_features
     start = row_starts[i]
+    if row_starts[i + 1] == start:
+        row_values[0] = NULL
+        row_columns[0] = NULL
+        return 0
     row_values[0] = &values[0] + start
     row_columns[0] = &columns[0] + start
     return row_starts[i + 1] - start

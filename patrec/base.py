@@ -336,6 +336,10 @@ def clone(estimator):
     Nested estimators are cloned and other parameter values deep-copied, so the clone
     shares no mutable state (a ``metric_params`` dict, an array) with the original.
     """
+    if isinstance(estimator, type) or not hasattr(estimator, "get_params"):
+        raise TypeError(
+            f"clone needs an estimator instance (with get_params), got {estimator!r}."
+        )
     params = estimator.get_params(deep=False)
     for name, value in params.items():
         if hasattr(value, "get_params") and not isinstance(value, type):

@@ -68,12 +68,37 @@ def stratified_kfold(y, n_splits=5, *, shuffle=True, random_state=None):
 def standardize(X_train, X_test):
     """Centre and scale both arrays with the training mean and standard deviation.
 
-    Constant training features are centred only.  Returns new arrays.
+    Constant training features are centred only (to exactly 0 on the training
+    data).  The statistics of each feature are computed on it divided by a power
+    of two near its largest magnitude (an exact division), so that no square
+    overflows or underflows: any finite data work.  Returns new arrays (float32
+    stays float32).
+
+    Examples
+    --------
+    >>> from patrec.model_selection import standardize
+    >>> train, test = standardize([[1.0, 5.0], [3.0, 5.0]], [[2.0, 6.0]])
+    >>> train.tolist(), test.tolist()
+    ([[-1.0, 0.0], [1.0, 0.0]], [[0.0, 1.0]])
     """
-    mean = X_train.mean(axis=0)
-    scale = X_train.std(axis=0)
-    scale[scale == 0] = 1.0
-    return (X_train - mean) / scale, (X_test - mean) / scale
+    X_train = check_X(X_train, name="X_train")
+    X_test = check_X(X_test, name="X_test", min_samples=0)
+    if X_test.shape[1] != X_train.shape[1]:
+        raise ValueError(
+            f"X_test has {X_test.shape[1]} features, but X_train has "
+            f"{X_train.shape[1]}."
+        )
+    # a power of two near each feature's largest magnitude: dividing by it is exact
+    top = np.ldexp(1.0, np.frexp(np.max(np.abs(X_train), axis=0))[1] - 1)
+    top = top.astype(X_train.dtype)
+    unit = X_train / top
+    mean = unit.mean(axis=0)
+    scale = unit.std(axis=0)
+    # a constant feature is only centred (in its own units: scale 1 / top, exact)
+    constant = (X_train == X_train[0]).all(axis=0)
+    mean[constant] = unit[0, constant]
+    scale[constant] = 1 / top[constant]
+    return (unit - mean) / scale, (X_test / top - mean) / scale
 
 
 def cross_validate(estimator, X, y, *, cv=5, random_state=None, scale=True):

@@ -160,3 +160,10 @@ def test_score_checks_y_and_weights():
         clf.score(X, y[:1])
     with pytest.raises(ValueError, match="sample_weight"):
         clf.score(X, y, sample_weight=[1, -1, 1])
+
+
+@pytest.mark.parametrize("thing", [None, 3, "knn", MinimumDistanceClassifier])
+def test_clone_refuses_what_is_not_an_estimator(thing):
+    # found by tests/test_hypothesis_functions.py: clone(None) raised AttributeError
+    with pytest.raises(TypeError, match="estimator instance"):
+        clone(thing)

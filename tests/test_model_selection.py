@@ -3,7 +3,7 @@ import pytest
 
 from patrec import MinimumDistanceClassifier
 from patrec.datasets import load_iris
-from patrec.model_selection import cross_validate, stratified_kfold
+from patrec.model_selection import cross_validate, standardize, stratified_kfold
 
 
 def test_folds_partition_and_stratify():
@@ -36,3 +36,34 @@ def test_cross_validate_matches_manual_loop():
         errors.append(np.mean(clf.predict(X[test]) != y[test]))
     np.testing.assert_allclose(result["error"], errors)
     assert result["fit_time"].shape == (5,) and np.all(result["predict_time"] >= 0)
+
+
+def test_standardize_centres_a_constant_feature_to_exactly_zero():
+    # found by tests/test_hypothesis_functions.py: the mean of six equal values was
+    # one unit in the last place off, and the feature came out as +-1 instead of 0
+    X = np.full((6, 2), 1.5e32)
+    X[:, 1] = np.arange(6.0)
+    train, test = standardize(X, X[:2] * 2.0)
+    assert (train[:, 0] == 0).all()
+    np.testing.assert_array_equal(test[:, 0], 1.5e32)  # only centred
+    np.testing.assert_allclose(train[:, 1], (X[:, 1] - 2.5) / np.std(X[:, 1]))
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e154, 1e300])
+def test_standardize_works_at_any_scale(scale):
+    # found by tests/test_hypothesis_functions.py: the variance of features near
+    # 1e154 overflowed and every value came out as 0
+    X = np.array([[1.0, -2.0], [3.0, 5.0], [4.0, 1.0]])
+    train, test = standardize(X * scale, X[:1] * scale)
+    expected_train, expected_test = standardize(X, X[:1])
+    np.testing.assert_allclose(train, expected_train, rtol=1e-12)
+    np.testing.assert_allclose(test, expected_test, rtol=1e-12)
+
+
+def test_standardize_validates_its_input():
+    train, test = standardize([[1.0], [3.0]], [[2.0]])  # lists (an AttributeError)
+    assert train.tolist() == [[-1.0], [1.0]] and test.tolist() == [[0.0]]
+    with pytest.raises(ValueError, match="features"):
+        standardize(np.ones((3, 2)), np.ones((1, 3)))
+    with pytest.raises(ValueError):
+        standardize(np.array([[np.nan], [1.0]]), np.ones((1, 1)))

@@ -104,13 +104,22 @@ def decode(M, F, method="hamming", loss="hinge", return_distances=False):
     if method == "hamming":
         distances = ((1.0 - np.sign(margins)) / 2.0).sum(axis=2)
     else:
-        distances = np.asarray(_loss_function(loss)(margins), dtype=np.float64)
-        if distances.shape != margins.shape:
+        with np.errstate(over="ignore"):
+            distances = np.asarray(_loss_function(loss)(margins), dtype=np.float64)
+            if distances.shape != margins.shape:
+                raise ValueError(
+                    "The loss must act elementwise: it returned shape "
+                    f"{distances.shape} for margins of shape {margins.shape}."
+                )
+            distances = distances.sum(axis=2)
+        if not np.isfinite(distances).all():
+            # (an infinite distance would tie with the others and argmin pick the
+            # first class, silently)
             raise ValueError(
-                "The loss must act elementwise: it returned shape "
-                f"{distances.shape} for margins of shape {margins.shape}."
+                f"The {loss if isinstance(loss, str) else 'given'} loss of these scores "
+                f"is not finite (|F| reaches {np.max(np.abs(F)):.3g}): scale the scores "
+                "down, or use method='hamming'."
             )
-        distances = distances.sum(axis=2)
     indices = np.argmin(distances, axis=1)
     return (indices, distances) if return_distances else indices
 

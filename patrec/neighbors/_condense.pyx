@@ -37,9 +37,14 @@
 #
 # Python validates everything first: C-contiguous prepared data, codes, sample indices
 # in range, arrays of the sizes given by tree_size().
+#
+# Every loop looks for Ctrl-C every few milliseconds of work (_signals.pxd) and then
+# raises KeyboardInterrupt, leaving its arrays part-way: the callers (editing.py) own
+# them for one call only and drop them with the exception.
 
 from libc.math cimport INFINITY, pow
 
+from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors._distances cimport (CHEBYSHEV, CITYBLOCK, MetricKind,
                                           SQEUCLIDEAN, rdist)
@@ -97,6 +102,9 @@ def build_tree(const floating[:, ::1] X, intp_t leaf_size, intp_t[::1] perm,
     cdef intp_t n_samples = X.shape[0], n_features = X.shape[1]
     cdef intp_t n_nodes = 1, node = 0, start, end, mid, dim, f, t, left
     cdef floating low, high, value, widest
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     node_start[0] = 0
     node_end[0] = n_samples
     parent[0] = -1
@@ -136,6 +144,11 @@ def build_tree(const floating[:, ::1] X, intp_t leaf_size, intp_t[::1] perm,
                 for t in range(start, end):
                     leaf_of[perm[t]] = node
             node += 1
+            if stop_after(&watch, (end - start) * n_features):
+                stopped = True
+                break
+    if stopped:
+        raise_interrupt()
     return n_nodes
 
 
@@ -145,6 +158,9 @@ def insert(const floating[:, ::1] X, const intp_t[::1] samples, intp_t[::1] perm
            floating[:, ::1] box_low, floating[:, ::1] box_high):
     """Add stored samples to the tree (leaf front, counts and boxes up to the root)."""
     cdef intp_t n_features = X.shape[1], s, i, leaf, here, there, other, node, f
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     with nogil:
         for s in range(samples.shape[0]):
             i = samples[s]
@@ -165,6 +181,12 @@ def insert(const floating[:, ::1] X, const intp_t[::1] samples, intp_t[::1] perm
                     if X[i, f] > box_high[node, f]:
                         box_high[node, f] = X[i, f]
                 node = parent[node]
+                watch.work += n_features
+            if stop_after(&watch, 0):
+                stopped = True
+                break
+    if stopped:
+        raise_interrupt()
 
 
 cdef inline double _box_bound(MetricKind kind, double p, const floating* x,
@@ -199,16 +221,17 @@ cdef inline double _box_bound(MetricKind kind, double p, const floating* x,
     return largest * pow(total, 1.0 / p)
 
 
-cdef void _search(MetricKind metric, double p, const floating* x,
-                  const floating[:, ::1] X, const intp_t[::1] perm,
-                  const intp_t[::1] node_start, const intp_t[::1] node_left,
-                  const intp_t[::1] count, const floating[:, ::1] box_low,
-                  const floating[:, ::1] box_high, const intp_t[::1] rank_of,
-                  double grow, double tiny, floating* heap_dist, intp_t* heap_rank,
-                  intp_t k) noexcept nogil:
+cdef intp_t _search(MetricKind metric, double p, const floating* x,
+                    const floating[:, ::1] X, const intp_t[::1] perm,
+                    const intp_t[::1] node_start, const intp_t[::1] node_left,
+                    const intp_t[::1] count, const floating[:, ::1] box_low,
+                    const floating[:, ::1] box_high, const intp_t[::1] rank_of,
+                    double grow, double tiny, floating* heap_dist, intp_t* heap_rank,
+                    intp_t k) noexcept nogil:
     """Offer every stored sample that could enter the heap of the k best (reduced
-    distance, rank) pairs of x; heap_dist[0] is the current k-th best."""
-    cdef intp_t n_features = X.shape[1], t, node, child, first, top
+    distance, rank) pairs of x; heap_dist[0] is the current k-th best.  Returns the
+    number of nodes visited plus distances evaluated (the work, for `stop_after`)."""
+    cdef intp_t n_features = X.shape[1], t, node, child, first, top, work = 0
     cdef floating d
     cdef double bound_a, bound_b
     cdef intp_t stack_node[STACK_SIZE]
@@ -220,6 +243,7 @@ cdef void _search(MetricKind metric, double p, const floating* x,
     while top > 0:
         top -= 1
         node = stack_node[top]
+        work += 1 + (count[node] if node_left[node] < 0 else 0)  # a leaf's scan
         # prune: no stored sample of the node can be as near as the k-th best
         if stack_bound[top] > heap_dist[0] * grow + tiny:
             continue
@@ -251,6 +275,15 @@ cdef void _search(MetricKind metric, double p, const floating* x,
             stack_node[top] = 2 * first + 1 - child
             stack_bound[top] = bound_b
             top += 1
+    return work
+
+
+
+cdef inline intp_t _search_work(intp_t visits, intp_t n_features) noexcept nogil:
+    """The work of one `_search` in multiply-adds (as `stop_after` counts them), from
+    its nodes visited plus distances evaluated: a visit costs a bound or a distance,
+    and some bookkeeping (the stack, the heap) besides."""
+    return (visits + 8) * (n_features + 16)
 
 
 def query_batch(int kind, double p, const floating[:, ::1] X,
@@ -265,8 +298,11 @@ def query_batch(int kind, double p, const floating[:, ::1] X,
     The tree holds the samples of ranks 0 .. n_stored - 1.
     """
     cdef MetricKind metric = <MetricKind> kind
-    cdef intp_t s, i, best_r
+    cdef intp_t s, i, best_r, work
     cdef floating best_d
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     with nogil:
         for s in range(samples.shape[0]):
             i = samples[s]
@@ -274,11 +310,16 @@ def query_batch(int kind, double p, const floating[:, ::1] X,
                 continue
             best_d = <floating> best[i]  # (a value of this dtype, or infinity)
             best_r = best_rank[i]
-            _search(metric, p, &X[i, 0], X, perm, node_start, node_left, count,
-                    box_low, box_high, rank_of, grow, tiny, &best_d, &best_r, 1)
+            work = _search(metric, p, &X[i, 0], X, perm, node_start, node_left, count,
+                           box_low, box_high, rank_of, grow, tiny, &best_d, &best_r, 1)
             best[i] = best_d
             best_rank[i] = best_r
             checked[i] = n_stored
+            if stop_after(&watch, _search_work(work, X.shape[1])):
+                stopped = True
+                break
+    if stopped:
+        raise_interrupt()
 
 
 def knn_batch(int kind, double p, const floating[:, ::1] X,
@@ -291,14 +332,22 @@ def knn_batch(int kind, double p, const floating[:, ::1] X,
     """The k nearest stored samples (k = out_rank.shape[1]) of each sample, by
     (reduced distance, rank), best first; the store must hold at least k."""
     cdef MetricKind metric = <MetricKind> kind
-    cdef intp_t s, k = out_rank.shape[1]
+    cdef intp_t s, k = out_rank.shape[1], work
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     with nogil:
         for s in range(samples.shape[0]):
             heap_init(&out_dist[s, 0], &out_rank[s, 0], k)
-            _search(metric, p, &X[samples[s], 0], X, perm, node_start, node_left,
-                    count, box_low, box_high, rank_of, grow, tiny, &out_dist[s, 0],
-                    &out_rank[s, 0], k)
+            work = _search(metric, p, &X[samples[s], 0], X, perm, node_start,
+                           node_left, count, box_low, box_high, rank_of, grow, tiny,
+                           &out_dist[s, 0], &out_rank[s, 0], k)
             heap_sort(&out_dist[s, 0], &out_rank[s, 0], k)
+            if stop_after(&watch, _search_work(work, X.shape[1])):
+                stopped = True
+                break
+    if stopped:
+        raise_interrupt()
 
 
 def resolve_batch(int kind, double p, const floating[:, ::1] X,
@@ -313,6 +362,9 @@ def resolve_batch(int kind, double p, const floating[:, ::1] X,
     cdef MetricKind metric = <MetricKind> kind
     cdef intp_t n_features = X.shape[1], s, i, r, start = n_stored
     cdef double d
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     with nogil:
         for s in range(samples.shape[0]):
             i = samples[s]
@@ -326,6 +378,11 @@ def resolve_batch(int kind, double p, const floating[:, ::1] X,
                 store[n_stored] = i
                 rank_of[i] = n_stored
                 n_stored += 1
+            if stop_after(&watch, (n_stored - start + 1) * n_features):
+                stopped = True
+                break
+    if stopped:
+        raise_interrupt()
     return n_stored
 
 
@@ -338,8 +395,11 @@ def catch_up_batch(int kind, double p, const floating[:, ::1] X,
     so no (sample, stored sample) pair is ever measured twice.  Later ranks win only
     when strictly nearer."""
     cdef MetricKind metric = <MetricKind> kind
-    cdef intp_t n_features = X.shape[1], s, i, r
+    cdef intp_t n_features = X.shape[1], s, i, r, work
     cdef double d
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    watch.work = 0
     with nogil:
         for s in range(samples.shape[0]):
             i = samples[s]
@@ -348,4 +408,10 @@ def catch_up_batch(int kind, double p, const floating[:, ::1] X,
                 if d < best[i]:
                     best[i] = d
                     best_rank[i] = r
+            work = n_stored - checked[i] + 1
             checked[i] = n_stored
+            if stop_after(&watch, work * n_features):
+                stopped = True
+                break
+    if stopped:
+        raise_interrupt()

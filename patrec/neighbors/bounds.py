@@ -70,9 +70,12 @@ def edited_nn_error(nn_error, n_classes=2):
     Parameters
     ----------
     nn_error : float
-        The asymptotic 1-NN error P1 without editing, in ``[0, (c - 1) / c]``.
+        The asymptotic 1-NN error P1 without editing, in ``[0, 1/2]`` (and in
+        ``[0, (c - 1) / c]``): the formula is Wilson's two-class result, and above
+        1/2 it would exceed P1 itself (above 2/3 even 1), so larger values are
+        refused.
     n_classes : int, default=2
-        The number of classes c (sets the valid range of ``nn_error``).
+        The number of classes c, at least 2 (checked with ``nn_error``).
 
     Returns
     -------
@@ -93,4 +96,10 @@ def edited_nn_error(nn_error, n_classes=2):
     0.125
     """
     p = _check_error(nn_error, "nn_error", n_classes)
+    if p > 0.5:
+        raise ValueError(
+            f"nn_error must be at most 1/2 for the edited error P1 / (2 (1 - P1)), got "
+            f"{nn_error!r}: the formula is Wilson's two-class result, and above 1/2 it "
+            "would exceed P1 (above 2/3 it exceeds 1)."
+        )
     return p / (2 * (1 - p))

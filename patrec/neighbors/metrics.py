@@ -234,5 +234,25 @@ def pairwise_distances(X, Y=None, metric="euclidean", *, p=2, metric_params=None
     if X.dtype != Y.dtype:
         X, Y = X.astype(np.float64), Y.astype(np.float64)
     spec = Metric(metric, p, metric_params, n_features=X.shape[1])
-    reduced = spec.check_finite(spec.reduced(spec.prepare(X), spec.prepare(Y), n_jobs))
-    return spec.finish(reduced)
+    X, Y = spec.prepare(X), spec.prepare(Y)
+    # Every distance is homogeneous in the data (of degree 2 for sqeuclidean), so
+    # it is computed on the data divided by a power of two near their largest value
+    # (exactly), then multiplied back: squares of huge values do not overflow nor
+    # those of tiny ones lose their digits in the subnormal range.
+    scale = _power_of_two_above(X, Y)
+    distances = spec.finish(spec.reduced(X / scale, Y / scale, n_jobs))
+    with np.errstate(over="ignore"):
+        for _ in range(2 if spec.squared else 1):
+            distances *= scale
+    return spec.check_finite(distances)
+
+
+def _power_of_two_above(*arrays):
+    """2**e with the largest magnitude of ``arrays`` in [2**e, 2**(e + 1)); 1 for
+    all-zero data.  (Not above it: that could be the float32 infinity.)"""
+    largest = max((float(np.max(np.abs(a))) if a.size else 0.0) for a in arrays)
+    if not np.isfinite(largest):  # (mahalanobis' linear map overflowed)
+        return np.asarray(1.0, arrays[0].dtype)
+    if largest == 0:
+        return np.asarray(1.0, arrays[0].dtype)
+    return np.asarray(np.ldexp(1.0, np.frexp(largest)[1] - 1), arrays[0].dtype)

@@ -72,15 +72,18 @@ class _Resampler(BaseEstimator):
         features = check_X(X, min_samples=2)
         labels = _labels_of(y, features.shape[0])
         classes, codes = encode_labels(labels)
-        self._forget_fit()
-        self.n_features_in_ = features.shape[1]
-        names = feature_names_of(X)
-        if names is not None:
-            self.feature_names_in_ = names
         targets = _target_classes(self.sampling_strategy, classes, codes)
+        previous = self._fitted_state()
+        self._start_fit(features, feature_names_of(X))
         self.sampling_strategy_ = {label: int(np.bincount(codes).min())
                                    for label in targets}
-        kept = self._reduce(features, labels, list(targets))
+        try:
+            kept = self._reduce(features, labels, list(targets))
+        except BaseException:
+            # a refused or interrupted (Ctrl-C) call leaves the resampler as it was
+            self._forget_fit()
+            vars(self).update(previous)
+            raise
         self.sample_indices_ = kept
         return _take_rows(X, kept), _take_rows(y, kept)
 

@@ -192,3 +192,14 @@ def test_code_size_sets_the_columns_of_random_codes():
         OutputCodes(code="dense-random", code_size=0.1).fit(X, y)
     with pytest.raises(ValueError, match="n_columns applies to the random codes only"):
         code_matrix("all-pairs", 4, n_columns=3)
+
+
+def test_loss_decoding_refuses_scores_whose_losses_overflow():
+    # found by tests/test_hypothesis_functions.py: exp(-z) overflowed to infinity for
+    # every code word and argmin silently picked the first class
+    M = code_matrix("one-vs-all", 3)
+    F = np.array([[-1e3, -2e3, -3e3]])
+    with pytest.raises(ValueError, match="not finite"):
+        decode(M, F, method="loss", loss="exp")
+    assert decode(M, F).tolist() == [0]  # Hamming decoding needs no loss
+    assert decode(M, F / 1e3, method="loss", loss="exp").tolist() == [0]

@@ -49,3 +49,44 @@ def test_sparse_matches_dense_and_learns(make):
     single = make().fit(X.astype(np.float32), y)
     assert abs(single.score(X_test.astype(np.float32), y_test)
                - sparse.score(X_test, y_test)) <= 0.01
+
+
+SPARSE_LEARNERS = [
+    lambda: Perceptron(random_state=0, max_epochs=20),
+    lambda: LinearMachine(random_state=0, max_epochs=20),
+    lambda: LinearMachine(margin=1.0, averaged=True, random_state=0, max_epochs=20),
+    lambda: MulticlassSVM(alpha=1e-3, max_epochs=20, random_state=0),
+]
+
+
+# A sparse row without stored entries used to be pointed at by &values[0] + start,
+# out of bounds when the matrix stores no entry at all (seen with bounds checks on:
+# PATREC_DEBUG=1 or tools/sanitize.sh, where the ignored IndexError surfaces as an
+# unraisable-exception warning, an error here).
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.filterwarnings("ignore::patrec.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("make", SPARSE_LEARNERS,
+                         ids=lambda make: type(make()).__name__)
+@pytest.mark.parametrize("layout", ["empty rows", "no entries"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_sparse_rows_without_entries_match_dense(make, layout, dtype):
+    rng = np.random.default_rng(0)
+    y = np.arange(12) % 3 if type(make()) is not Perceptron else np.arange(12) % 2
+    if layout == "empty rows":
+        X = rng.normal(size=(12, 5)) + y[:, None]
+        X[[0, 4, 5, 11]] = 0.0  # the first, two adjacent and the last row
+        X[:, 3] = 0.0
+    else:
+        X = np.zeros((12, 5))
+    X = X.astype(dtype)
+    sparse = sp.csr_matrix(X)
+    assert (np.diff(sparse.indptr) == 0).any()
+    if layout == "no entries":
+        assert sparse.nnz == 0 and sparse.data.shape == (0,)
+    fitted_sparse = make().fit(sparse, y)
+    fitted_dense = make().fit(X, y)
+    np.testing.assert_allclose(fitted_sparse.decision_function(sparse),
+                               fitted_dense.decision_function(X), rtol=1e-6,
+                               atol=1e-6)
+    np.testing.assert_array_equal(fitted_sparse.predict(sparse),
+                                  fitted_dense.predict(X))

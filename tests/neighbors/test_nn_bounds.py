@@ -21,7 +21,6 @@ def test_edited_error():
     assert edited_nn_error(0.0) == 0.0
     assert edited_nn_error(0.2) == pytest.approx(0.125)
     assert edited_nn_error(0.5) == pytest.approx(0.5)
-    assert edited_nn_error(0.6, n_classes=3) == pytest.approx(0.75)
     for p in (0.05, 0.1, 0.3):
         assert edited_nn_error(p) < p
 
@@ -41,3 +40,12 @@ def test_errors_outside_the_range_are_rejected():
         edited_nn_error("0.1")
     with pytest.raises(ValueError, match="finite"):
         edited_nn_error(float("nan"))
+
+
+def test_edited_error_is_refused_where_the_formula_would_exceed_the_unedited_error():
+    # found by tests/test_hypothesis_functions.py: edited_nn_error(0.75, 4) was 1.5
+    assert edited_nn_error(0.5, 3) == 0.5
+    with pytest.raises(ValueError, match="at most 1/2"):
+        edited_nn_error(0.625, 3)
+    with pytest.raises(ValueError, match="at most 1/2"):
+        edited_nn_error(0.75, 4)

@@ -68,3 +68,23 @@ def test_bad_input():
     with pytest.raises(ValueError, match="square"):
         pairwise_distances(np.ones((2, 2)), metric="mahalanobis",
                            metric_params={"VI": np.ones(3)})
+
+
+# Found by tests/test_hypothesis_functions.py: the squares of data near 1e-160 fell
+# into the subnormal range and the distances lost five digits; data near 1e200 were
+# refused although their distances are finite.
+@pytest.mark.parametrize("scale", [1e-300, 1e-160, 1.0, 1e200, 1e300])
+@pytest.mark.parametrize("metric", ["euclidean", "cityblock", "chebyshev", "minkowski"])
+def test_distances_keep_their_digits_at_any_scale(scale, metric):
+    X = np.array([[1.25730221, -0.5], [28.6789514, 3.0], [-7.0, 0.25]]) * scale
+    D = pairwise_distances(X, metric=metric, p=3)
+    kwargs = {"p": 3} if metric == "minkowski" else {}
+    expected = cdist(X / scale, X / scale, metric, **kwargs) * scale
+    np.testing.assert_allclose(D, expected, rtol=1e-12)
+
+
+def test_squared_distances_beyond_the_range_are_refused():
+    X = np.array([[1e200], [-1e200]])
+    with pytest.raises(ValueError, match="overflow"):
+        pairwise_distances(X, metric="sqeuclidean")
+    np.testing.assert_allclose(pairwise_distances(X), [[0, 2e200], [2e200, 0]])

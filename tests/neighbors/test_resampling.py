@@ -155,6 +155,27 @@ def test_bad_inputs_are_refused():
     np.testing.assert_array_equal(y, y_before)
 
 
+@pytest.mark.parametrize("sampler, bad", [
+    (Editing(), {"n_neighbors": 50}), (MultiEditing(), {"n_splits": 50}),
+    (Condensing(), {"metric": "nope"}), (EditCondensing(), {"n_splits": 50}),
+], ids=["Editing", "MultiEditing", "Condensing", "EditCondensing"])
+def test_a_refused_refit_leaves_the_fitted_resampler_as_it_was(sampler, bad):
+    # the editing function checks its parameters after the data: the attributes of
+    # the earlier fit used to be dropped (and half replaced) by then
+    X, y = _imbalanced(6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        sampler.fit_resample(X, y)
+    before = dict(vars(sampler))
+    sampler.set_params(**bad)
+    with pytest.raises(ValueError):
+        sampler.fit_resample(pd.DataFrame(X[::20], columns=["a", "b"]), y[::20])
+    after = {name: value for name, value in vars(sampler).items()
+             if name.endswith("_")}
+    assert after.keys() == {name for name in before if name.endswith("_")}
+    assert all(after[name] is before[name] for name in after)
+
+
 def test_verbose_reaches_stderr(capsys):
     X, y = _imbalanced(7)
     Condensing(verbose=1).fit_resample(X, y)

@@ -549,16 +549,24 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
     return animation
 
 
+def _box_corners(tree, node):
+    """The four corners of a 2-D tree node's bounding box."""
+    low, high = tree._low[node].astype(np.float64), tree._high[node].astype(np.float64)
+    return np.array([low, [high[0], low[1]], high, [low[0], high[1]]])
+
+
 def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
                 node_labels=True):
     """Draw the branch-and-bound search of one query on a 2-D tree (the course's figure).
 
     Every node the search looked at is drawn as its ball: centre M_p, radius r_p
     (a circle for the euclidean metric, a diamond for cityblock, a square for
-    chebyshev).  Nodes the search entered are drawn in green, nodes pruned by
-    rule 1 in red (dashed); the samples whose distance was computed in blue, those
-    skipped by rule 2 as orange crosses, the k nearest as stars, and the query with
-    the final bound B around it.
+    chebyshev); the inner nodes of the k-d partition, tested by their boxes, as
+    their bounding boxes.  Nodes the search entered are drawn in green, nodes pruned by
+    rule 1 in red (dashed), and for the k-d partition the bounding boxes of the
+    nodes pruned by the box rule in purple (dotted); the samples whose distance was
+    computed in blue, those skipped by rule 2 as orange crosses, the k nearest as
+    stars, and the query with the final bound B around it.
 
     Parameters
     ----------
@@ -578,7 +586,8 @@ def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
         Draw the training samples the search never reached, in light grey.
     node_labels : bool, default=True
         Write each drawn node's number at its mean M_p (the numbers of
-        ``explanation.entered`` and ``explanation.pruned``).
+        ``explanation.entered``, ``explanation.pruned`` and
+        ``explanation.pruned_by_box``).
 
     Returns
     -------
@@ -627,15 +636,26 @@ def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
 
     entered = explanation.entered["node"]
     for node in entered[1:] if len(entered) > 1 else entered:
+        if tree._use_boxes and tree._node_nchild[node] > 0:
+            # the k-d partition tests its inner nodes by their boxes alone
+            ax.add_patch(Polygon(_box_corners(tree, node), closed=True, fill=False,
+                                 edgecolor="tab:green", linewidth=1.0))
+            continue
         ax.add_patch(Polygon(centers[node] + radius[node] * ball, closed=True,
                              fill=False, edgecolor="tab:green", linewidth=1.2))
     for node in explanation.pruned["node"]:
         ax.add_patch(Polygon(centers[node] + radius[node] * ball, closed=True,
                              fill=True, facecolor=(0.84, 0.15, 0.16, 0.06),
                              edgecolor="tab:red", linestyle="--", linewidth=1.0))
+    boxed = explanation.pruned_by_box["node"]
+    for node in boxed:  # the k-d partition's box rule
+        ax.add_patch(Polygon(_box_corners(tree, node), closed=True, fill=True,
+                             facecolor=(0.58, 0.40, 0.74, 0.08),
+                             edgecolor="tab:purple", linestyle=":", linewidth=1.0))
     if node_labels:
         for node, colour in [(n, "tab:green") for n in entered[1:]] + \
-                [(n, "tab:red") for n in explanation.pruned["node"]]:
+                [(n, "tab:red") for n in explanation.pruned["node"]] + \
+                [(n, "tab:purple") for n in boxed]:
             ax.annotate(str(node), centers[node], color=colour, fontsize=7,
                         ha="center", va="center", zorder=3)
     seen = explanation.distance_evaluations["sample"]
@@ -664,6 +684,9 @@ def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
         Line2D([], [], color="tab:green", label=f"node entered ({len(entered)})"),
         Line2D([], [], color="tab:red", linestyle="--",
                label=f"node pruned by rule 1 ({len(explanation.pruned)})"),
+        *([Line2D([], [], color="tab:purple", linestyle=":",
+                  label=f"box pruned by the box rule ({len(boxed)})")] if len(boxed)
+          else []),
         Line2D([], [], marker="o", linestyle="", color="tab:blue",
                label=f"distance computed ({len(seen)})"),
         Line2D([], [], marker="x", linestyle="", color="tab:orange",
@@ -675,8 +698,12 @@ def plot_search(tree, x, k=1, ax=None, *, explanation=None, samples=True,
     ]
     ax.legend(handles=legend, loc="upper right", fontsize="small", framealpha=0.9)
     n_total = len(explanation.distance_evaluations)
+    kinds = explanation.distance_evaluations["sample"]
+    n_boxes = int(np.sum(kinds == -2))
+    boxes = f", {n_boxes} to boxes" if n_boxes else ""
     ax.set_title(f"Branch and bound: {n_total} distances for {tree.n_samples} samples\n"
-                 f"({len(seen)} to samples, {n_total - len(seen)} to node means)")
+                 f"({len(seen)} to samples, {int(np.sum(kinds == -1))} to node means"
+                 f"{boxes})")
     ax.explanation = explanation
     return ax
 

@@ -62,12 +62,13 @@ def test_each_shard_builds_what_auto_chooses_for_its_size(client):
     rng = np.random.default_rng(1)
     X = rng.normal(size=(10_000, 4))
     y = (X[:, 0] > 0).astype(int)
-    # shards of 4500 rows in 4-D: the tree; shards of 1000 rows: brute force
+    # shards of 4500 rows in 4-D: the tree; shards of 500 rows: brute force (at
+    # 1000 rows the k-d tree and brute force cost about the same)
     sharded = ShardedKNeighborsClassifier().fit(
         da.from_array(X[:9000], chunks=(4500, 4)), y[:9000])
     assert sharded.shard_algorithms_ == ["bnb", "bnb"]
-    small = ShardedKNeighborsClassifier().fit(da.from_array(X[:3000], chunks=(1000, 4)),
-                                              y[:3000])
+    small = ShardedKNeighborsClassifier().fit(da.from_array(X[:1500], chunks=(500, 4)),
+                                              y[:1500])
     assert small.shard_algorithms_ == ["brute"] * 3
     queries = rng.normal(size=(200, 4))
     np.testing.assert_array_equal(

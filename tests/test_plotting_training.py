@@ -164,9 +164,11 @@ def test_animation_bad_input(three):
 # -- plot_search ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("metric", ["euclidean", "cityblock", "chebyshev"])
-def test_search_picture_draws_the_explanation(metric):
+@pytest.mark.parametrize("partition", ["kd", "kmeans"])
+def test_search_picture_draws_the_explanation(metric, partition):
     X = np.random.default_rng(1).uniform(size=(500, 2))
-    tree = BranchBoundTree(X, metric=metric, leaf_size=12, random_state=0)
+    tree = BranchBoundTree(X, metric=metric, partition=partition, leaf_size=12,
+                           random_state=0)
     x = np.array([0.4, 0.6])
     fig, ax = plt.subplots()
     assert plot_search(tree, x, k=2, ax=ax) is ax
@@ -175,7 +177,17 @@ def test_search_picture_draws_the_explanation(metric):
     np.testing.assert_array_equal(steps.indices, indices[0])
     balls = [p for p in ax.patches if isinstance(p, Polygon)]
     # every entered node but the root, every pruned node, and B around the query
-    assert len(balls) == len(steps.entered) - 1 + len(steps.pruned) + 1
+    boxed = steps.pruned_by_box["node"]
+    assert len(balls) == (len(steps.entered) - 1 + len(steps.pruned) + len(boxed)
+                          + 1)
+    assert partition == "kd" or len(boxed) == 0
+    # the boxes pruned by the box rule (k-d partition), drawn dotted
+    dotted = [p for p in balls if p.get_linestyle() == ":" and p.get_fill()]
+    assert len(dotted) == len(boxed)
+    for patch, node in zip(dotted, boxed):
+        corners = patch.get_xy()
+        np.testing.assert_allclose(corners.min(axis=0), tree._low[node])
+        np.testing.assert_allclose(corners.max(axis=0), tree._high[node])
     pruned = [p for p in balls if p.get_linestyle() == "--"]
     assert len(pruned) == len(steps.pruned)
     for patch, node in zip(pruned, steps.pruned["node"]):
@@ -191,12 +203,17 @@ def test_search_picture_draws_the_explanation(metric):
                                X[steps.skipped["sample"]].reshape(-1, 2))
     np.testing.assert_allclose(stars.get_offsets(), X[indices[0]])
     np.testing.assert_allclose(query.get_offsets(), [x])
-    n_means = int(np.sum(steps.distance_evaluations["sample"] < 0))
+    n_means = int(np.sum(steps.distance_evaluations["sample"] == -1))
+    n_boxes = int(np.sum(steps.distance_evaluations["sample"] == -2))
+    assert (n_boxes > 0) == (partition == "kd")
+    boxes = f", {n_boxes} to boxes" if n_boxes else ""
     assert ax.get_title() == (f"Branch and bound: {counts[0]} distances for 500 samples\n"
-                              f"({counts[0] - n_means} to samples, {n_means} to node "
-                              "means)")
+                              f"({counts[0] - n_means - n_boxes} to samples, {n_means} "
+                              f"to node means{boxes})")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels[1] == f"node pruned by rule 1 ({len(steps.pruned)})"
+    if len(boxed):
+        assert labels[2] == f"box pruned by the box rule ({len(boxed)})"
 
 
 def test_search_picture_refuses_what_it_cannot_draw():

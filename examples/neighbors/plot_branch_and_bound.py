@@ -28,7 +28,7 @@ queries = rng.uniform(size=(200, 2))
 mean_counts = []
 for n in sizes:
     X = rng.uniform(size=(n, 2))
-    tree = BranchBoundTree(X, random_state=0)
+    tree = BranchBoundTree(X, partition="kmeans", random_state=0)
     distances, indices, counts = tree.query(queries, k=1, return_counts=True)
     assert np.array_equal(indices, BruteForce(X).query(queries, k=1)[1])
     mean_counts.append(counts.mean())

@@ -30,7 +30,10 @@ from patrec.plotting import plot_search
 
 X, _ = make_gaussian_classes([[0, 0], [3, 1], [1, 3], [4, 4]], 0.6, 60,
                              random_state=0)
-tree = BranchBoundTree(X, branching=3, leaf_size=12, random_state=0)
+# the course's tree: hierarchical k-means (patrec's default partition is a k-d tree,
+# searched with a box rule as well; the answers are the same)
+tree = BranchBoundTree(X, partition="kmeans", branching=3, leaf_size=12,
+                       random_state=0)
 x = np.array([0.5, 1.75])
 
 fig, axes = plt.subplots(1, 2, figsize=(13, 6.6), layout="constrained")

@@ -4,8 +4,12 @@ import numpy.typing as npt
 
 MAX_CHILDREN: int
 
+def box_rdist(kind: int, p: float, x: npt.NDArray[np.floating],
+              low: npt.NDArray[np.floating], high: npt.NDArray[np.floating]) -> float: ...
 def knn_search(kind: int, p: float, queries: npt.NDArray[np.floating],
                data: npt.NDArray[np.floating], centers: npt.NDArray[np.floating],
+               low: npt.NDArray[np.floating], high: npt.NDArray[np.floating],
+               use_boxes: bool,
                node_start: npt.NDArray[np.intp], node_end: npt.NDArray[np.intp],
                node_child: npt.NDArray[np.intp], node_nchild: npt.NDArray[np.intp],
                radius: npt.NDArray[np.float64], to_center: npt.NDArray[np.float64],
@@ -14,6 +18,8 @@ def knn_search(kind: int, p: float, queries: npt.NDArray[np.floating],
                out_evals: npt.NDArray[np.intp]) -> None: ...
 def radius_search(kind: int, p: float, queries: npt.NDArray[np.floating],
                   data: npt.NDArray[np.floating], centers: npt.NDArray[np.floating],
+                  low: npt.NDArray[np.floating], high: npt.NDArray[np.floating],
+                  use_boxes: bool,
                   node_start: npt.NDArray[np.intp], node_end: npt.NDArray[np.intp],
                   node_child: npt.NDArray[np.intp], node_nchild: npt.NDArray[np.intp],
                   radius: npt.NDArray[np.float64], to_center: npt.NDArray[np.float64],

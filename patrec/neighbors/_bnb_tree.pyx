@@ -3,7 +3,7 @@
 #
 # Design
 # ------
-# The tree is a set of flat arrays built in Python (tree.py):
+# The tree is a set of flat arrays (built by tree.py and _bnb_build.pyx):
 #
 #   node_start[p], node_end[p]   node p owns samples start .. end-1 of the tree order
 #   node_child[p], node_nchild[p]  its children are nodes child .. child+nchild-1
@@ -12,8 +12,10 @@
 #   radius[p]                    r_p = max D(x_i, M_p) over the node's samples
 #   data[s, :], order[s]         the samples in tree order and their training index
 #   to_center[s]                 D(x_s, M_leaf), ascending within each leaf
+#   low[p, :], high[p, :]        the bounding box of the node's samples (k-d only)
 #
-# `_visit` is the recursive search of one node (the textbook's steps 2-6):
+# `_visit` is the recursive search of one node of the k-means tree (the textbook's
+# steps 2-6):
 #
 #   * internal node: compute D(x, M_c) for every child, visit the children nearest
 #     first, and before each visit prune the child by rule 1,
@@ -25,6 +27,13 @@
 #     D(x_i, M_p) is sorted, the samples left form one window, found by a binary
 #     search for its start and a stop at its end; only those get a distance.
 #
+# `_visit_boxes` searches the k-d partition (use_boxes), whose nodes are boxes:
+#
+#   * internal node: the distance from x to each child's box (x clipped to the box,
+#     `_box_rdist`), nearest box first; the box rule prunes a child whose box is
+#     farther than B.  No node mean is measured on the way down.
+#   * leaf: D(x, M_p), rule 1, then the leaf's window as above (rule 2).
+#
 # B is the current k-th best true distance (infinite until k samples were seen); the
 # k best (reduced distance, training index) pairs live in the bounded heap of
 # _heap.pxd, the same heap brute force uses, so ties go to the lower training index
@@ -34,7 +43,8 @@
 # little above 1, from the dtype's epsilon and the number of features) and `tiny` is
 # added; a sample that brute force would return is therefore never pruned.
 #
-# Each query counts its distance evaluations (to samples and to node means).
+# Each query counts its distance evaluations (to samples, to node means and to
+# boxes: each costs one pass over the features).
 #
 # Python validates everything first (tree.py, _index.py); all loops run without the
 # GIL and allocate nothing per query except the radius search's growing result list.
@@ -46,8 +56,9 @@ from libc.stdlib cimport free, malloc, realloc
 
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
-from patrec.neighbors._distances cimport (MetricKind, SQEUCLIDEAN, dist_to_rdist,
-                                          rdist, rdist_to_dist)
+from patrec.neighbors._distances cimport (CITYBLOCK, MINKOWSKI, MetricKind,
+                                          SQEUCLIDEAN, dist_to_rdist, rdist,
+                                          rdist_to_dist)
 from patrec.neighbors._heap cimport heap_init, heap_make, heap_push, heap_sort
 
 cdef enum:
@@ -69,6 +80,7 @@ cdef struct Tree:
     double p
     double grow
     double tiny
+    bint use_boxes
 
 
 cdef struct Search:
@@ -159,19 +171,119 @@ cdef void _scan_leaf(const Tree* tree, Search* search, intp_t node, double d_nod
         s += 1
 
 
+cdef inline floating _box_rdist(const Tree* tree, const floating* x,
+                                const floating* low, const floating* high,
+                                floating* nearest) noexcept nogil:
+    # The reduced distance from x to the nearest point of the box low .. high, whose
+    # coordinate j is x_j clipped to [low_j, high_j]: every metric here grows with
+    # each |x_j - y_j|, so no sample of the box is nearer.  The gap g_j = |x_j - y_j|
+    # is low_j - x_j, x_j - high_j or 0; the sum runs in one pass for the common
+    # metrics, through the clipped point and the kernel for minkowski.
+    cdef intp_t j
+    cdef floating gap, total = 0
+    if tree.kind == MINKOWSKI:
+        for j in range(tree.n_features):
+            nearest[j] = min(max(x[j], low[j]), high[j])
+        return rdist(tree.kind, tree.p, x, nearest, tree.n_features)
+    for j in range(tree.n_features):
+        gap = max(max(low[j] - x[j], x[j] - high[j]), <floating> 0)
+        if tree.kind == SQEUCLIDEAN:
+            total += gap * gap
+        elif tree.kind == CITYBLOCK:
+            total += gap
+        elif gap > total:
+            total = gap
+    return total
+
+
+def box_rdist(int kind, double p, const floating[::1] x, const floating[::1] low,
+              const floating[::1] high):
+    """The search's reduced distance from ``x`` to the box ``low`` .. ``high``
+    (`BranchBoundTree.explain` repeats the search with it)."""
+    cdef Tree tree
+    cdef floating result
+    cdef floating* nearest = <floating*> malloc(x.shape[0] * sizeof(floating))
+    if nearest == NULL:
+        raise MemoryError()
+    tree.kind = <MetricKind> kind
+    tree.p = p
+    tree.n_features = x.shape[0]
+    result = _box_rdist(&tree, &x[0], &low[0], &high[0], nearest)
+    free(nearest)
+    return float(result)
+
+
+cdef inline void _insert_ranked(double* dist, intp_t* rank, intp_t count, double d,
+                                intp_t node) noexcept nogil:
+    """Insert (d, node) into the ``count`` ascending entries before it (insertion
+    sort: a node has few children); equal distances keep the children's order."""
+    cdef intp_t j = count
+    while j > 0 and dist[j - 1] > d:
+        dist[j] = dist[j - 1]
+        rank[j] = rank[j - 1]
+        j -= 1
+    dist[j] = d
+    rank[j] = node
+
+
+cdef bint _beyond(const Tree* tree, double reduced, double limit) noexcept nogil:
+    """Is the distance whose reduced form is ``reduced`` above ``limit``?"""
+    if tree.kind == SQEUCLIDEAN:
+        return reduced > limit * limit
+    return reduced > limit
+
+
+cdef void _visit_boxes(const Tree* tree, Search* search, intp_t node,
+                       const floating* x, const floating* data,
+                       const floating* centers, const floating* low,
+                       const floating* high, floating* nearest,
+                       floating* heap_dist) noexcept nogil:
+    # The k-d partition: its nodes are boxes.
+    cdef intp_t first = tree.node_child[node], n_children = tree.node_nchild[node]
+    cdef intp_t c, n_features = tree.n_features
+    cdef double box_dist[MAX_BRANCHING]
+    cdef intp_t box_rank[MAX_BRANCHING]
+    cdef double d
+    if n_children == 0:
+        # A leaf: D(x, M_p), rule 1, then rule 2 in the scan.
+        d = rdist(tree.kind, tree.p, x, &centers[node * n_features], n_features)
+        search.n_evals += 1
+        if _beyond(tree, d, (search.bound + tree.radius[node]) * tree.grow
+                   + tree.tiny):
+            return
+        _scan_leaf(tree, search, node, rdist_to_dist(tree.kind, tree.p, d), x, data,
+                   heap_dist)
+        return
+    # Expand: the distance from x to every child's box, nearest box first.
+    for c in range(n_children):
+        d = _box_rdist(tree, x, &low[(first + c) * n_features],
+                       &high[(first + c) * n_features], nearest)
+        search.n_evals += 1
+        _insert_ranked(box_dist, box_rank, c, d, first + c)
+    for c in range(n_children):
+        # The box rule: the nearest point of the child's box is farther than B (with
+        # the rounding margin), and so is every sample in it.
+        if _beyond(tree, box_dist[c], search.bound * tree.grow + tree.tiny):
+            continue
+        _visit_boxes(tree, search, box_rank[c], x, data, centers, low, high, nearest,
+                     heap_dist)
+        if search.failed:
+            return
+
+
 cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
                  const floating* x, const floating* data, const floating* centers,
                  floating* heap_dist) noexcept nogil:
+    # The k-means partition: the course's search.
     cdef intp_t first = tree.node_child[node], n_children = tree.node_nchild[node]
-    cdef intp_t c, j, child, n_features = tree.n_features
+    cdef intp_t c, child, n_features = tree.n_features
     cdef double child_dist[MAX_BRANCHING]
     cdef intp_t child_rank[MAX_BRANCHING]
     cdef double d, limit
     if n_children == 0:
         _scan_leaf(tree, search, node, d_node, x, data, heap_dist)
         return
-    # Expand: the distance from x to every child's mean, nearest child first
-    # (insertion sort: there are few children).
+    # Expand: the distance from x to every child's mean, nearest child first.
     for c in range(n_children):
         # (squared for euclidean: the root is taken only for children visited)
         d = rdist(tree.kind, tree.p, x, &centers[(first + c) * n_features],
@@ -179,13 +291,7 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
         if tree.kind != SQEUCLIDEAN:
             d = rdist_to_dist(tree.kind, tree.p, d)
         search.n_evals += 1
-        j = c
-        while j > 0 and child_dist[j - 1] > d:
-            child_dist[j] = child_dist[j - 1]
-            child_rank[j] = child_rank[j - 1]
-            j -= 1
-        child_dist[j] = d
-        child_rank[j] = first + c
+        _insert_ranked(child_dist, child_rank, c, d, first + c)
     for c in range(n_children):
         child = child_rank[c]
         # Rule 1: the nearest neighbour cannot be in this child.
@@ -202,11 +308,26 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
             return
 
 
+cdef void _search(const Tree* tree, Search* search, const floating* x,
+                  const floating* data, const floating* centers,
+                  const floating* low, const floating* high, floating* nearest,
+                  floating* heap_dist) noexcept nogil:
+    cdef double d_root = 0.0
+    if tree.use_boxes:
+        _visit_boxes(tree, search, 0, x, data, centers, low, high, nearest, heap_dist)
+        return
+    # The root's own distance matters only when the root is a leaf (rule 2).
+    if tree.node_nchild[0] == 0:
+        search.n_evals += 1
+        d_root = _distance(tree, x, centers)
+    _visit(tree, search, 0, d_root, x, data, centers, heap_dist)
+
+
 cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] node_start,
                      const intp_t[::1] node_end, const intp_t[::1] node_child,
                      const intp_t[::1] node_nchild, const double[::1] radius,
                      const double[::1] to_center, const intp_t[::1] order,
-                     double grow, double tiny) noexcept:
+                     double grow, double tiny, bint use_boxes) noexcept:
     cdef Tree tree
     tree.node_start = &node_start[0]
     tree.node_end = &node_end[0]
@@ -220,21 +341,14 @@ cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] no
     tree.p = p
     tree.grow = grow
     tree.tiny = tiny
+    tree.use_boxes = use_boxes
     return tree
-
-
-cdef double _root_distance(const Tree* tree, Search* search, const floating* x,
-                           const floating* centers) noexcept nogil:
-    # The root's own distance matters only when the root is a leaf (rule 2).
-    if tree.node_nchild[0] != 0:
-        return 0.0
-    search.n_evals += 1
-    return _distance(tree, x, centers)
 
 
 def knn_search(int kind, double p, const floating[:, ::1] queries,
                const floating[:, ::1] data, const floating[:, ::1] centers,
-               const intp_t[::1] node_start, const intp_t[::1] node_end,
+               const floating[:, ::1] low, const floating[:, ::1] high,
+               bint use_boxes, const intp_t[::1] node_start, const intp_t[::1] node_end,
                const intp_t[::1] node_child, const intp_t[::1] node_nchild,
                const double[::1] radius, const double[::1] to_center,
                const intp_t[::1] order, double grow, double tiny,
@@ -244,15 +358,18 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
     best first, and the number of distance evaluations per query."""
     cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
                                 node_child, node_nchild, radius, to_center, order,
-                                grow, tiny)
+                                grow, tiny, use_boxes)
     cdef Search search
     cdef intp_t i, k = out_idx.shape[1]
-    cdef double d_root
     cdef SignalWatch watch
     cdef bint stopped = False
+    cdef floating* nearest
     watch.work = 0
     if queries.shape[0] == 0:
         return
+    nearest = <floating*> malloc(data.shape[1] * sizeof(floating))
+    if nearest == NULL:
+        raise MemoryError()
     search.k = k
     search.failed = False
     with nogil:
@@ -261,21 +378,22 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
             search.heap_idx = &out_idx[i, 0]
             search.bound = INFINITY
             search.n_evals = 0
-            d_root = _root_distance(&tree, &search, &queries[i, 0], &centers[0, 0])
-            _visit(&tree, &search, 0, d_root, &queries[i, 0], &data[0, 0],
-                   &centers[0, 0], &out_dist[i, 0])
+            _search(&tree, &search, &queries[i, 0], &data[0, 0], &centers[0, 0],
+                    &low[0, 0], &high[0, 0], nearest, &out_dist[i, 0])
             heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)
             out_evals[i] = search.n_evals
             if stop_after(&watch, (search.n_evals + 1) * tree.n_features):
                 stopped = True
                 break
+    free(nearest)
     if stopped:
         raise_interrupt()
 
 
 def radius_search(int kind, double p, const floating[:, ::1] queries,
                   const floating[:, ::1] data, const floating[:, ::1] centers,
-                  const intp_t[::1] node_start, const intp_t[::1] node_end,
+                  const floating[:, ::1] low, const floating[:, ::1] high,
+                  bint use_boxes, const intp_t[::1] node_start, const intp_t[::1] node_end,
                   const intp_t[::1] node_child, const intp_t[::1] node_nchild,
                   const double[::1] radius, const double[::1] to_center,
                   const intp_t[::1] order, double grow, double tiny, double r,
@@ -288,13 +406,15 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
     """
     cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
                                 node_child, node_nchild, radius, to_center, order,
-                                grow, tiny)
+                                grow, tiny, use_boxes)
     cdef Search search
     cdef intp_t i, start
-    cdef double d_root
     cdef floating dummy = 0
     cdef SignalWatch watch
     cdef bint stopped = False
+    cdef floating* nearest = <floating*> malloc(data.shape[1] * sizeof(floating))
+    if nearest == NULL:
+        raise MemoryError()
     watch.work = 0
     search.k = 0
     search.failed = False
@@ -308,9 +428,8 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
         for i in range(queries.shape[0]):
             start = search.n_found
             search.n_evals = 0
-            d_root = _root_distance(&tree, &search, &queries[i, 0], &centers[0, 0])
-            _visit(&tree, &search, 0, d_root, &queries[i, 0], &data[0, 0],
-                   &centers[0, 0], &dummy)
+            _search(&tree, &search, &queries[i, 0], &data[0, 0], &centers[0, 0],
+                    &low[0, 0], &high[0, 0], nearest, &dummy)
             if search.failed:
                 break
             out_counts[i] = search.n_found - start
@@ -331,6 +450,7 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
         reduced = np.empty(search.n_found, dtype=np.float64)
         _copy_found(&search, indices, reduced)
     finally:
+        free(nearest)
         free(search.found_idx)
         free(search.found_rdist)
     return indices, reduced

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from ._bnb_tree import box_rdist
 from ._distances import KINDS
 
 _SQEUCLIDEAN = KINDS["sqeuclidean"]
@@ -20,6 +21,8 @@ ENTERED_DTYPE = np.dtype([("node", np.intp), ("distance", np.float64),
                           ("bound", np.float64)])
 PRUNED_DTYPE = np.dtype([("node", np.intp), ("distance", np.float64),
                          ("bound", np.float64), ("radius", np.float64)])
+BOXED_DTYPE = np.dtype([("node", np.intp), ("distance", np.float64),
+                        ("bound", np.float64)])
 SKIPPED_DTYPE = np.dtype([("node", np.intp), ("sample", np.intp),
                           ("to_center", np.float64), ("distance", np.float64),
                           ("bound", np.float64), ("far", np.bool_)])
@@ -49,11 +52,18 @@ class SearchExplanation:
         Their distances (equal to ``query``'s, in the tree's dtype).
     entered : structured ndarray
         The nodes in the order the search entered them, the root first: ``node``,
-        ``distance`` D(x, M_p) (0 for an internal root, never measured) and
+        ``distance`` D(x, M_p) (0 for an internal root, never measured; NaN for
+        the internal nodes of the k-d partition, pruned by their boxes alone) and
         ``bound``, B on entering.
     pruned : structured ndarray
-        The nodes skipped by rule 1, D(x, M_p) > B + r_p, in order: ``node``,
+        The nodes skipped by rule 1, D(x, M_p) > B + r_p (for the k-d partition:
+        leaves whose box did not prune them), in order: ``node``,
         ``distance`` D(x, M_p), ``bound`` B and ``radius`` r_p at that moment.
+    pruned_by_box : structured ndarray
+        The nodes of the k-d partition skipped by the box rule, D(x, box_p) > B
+        (always empty for ``partition="kmeans"``):
+        ``node``, ``distance`` D(x, box_p), the distance from x to the nearest
+        point of the node's bounding box, and ``bound`` B.
     skipped : structured ndarray
         The samples of entered leaves skipped by rule 2: ``node`` (the leaf),
         ``sample`` (training index), ``to_center`` D(x_i, M_p), ``distance``
@@ -66,8 +76,9 @@ class SearchExplanation:
         samples were seen).
     distance_evaluations : structured ndarray
         Every distance computed, in order: to a node's mean (``node`` >= 0,
-        ``sample`` = -1) or to a sample (``node`` the leaf, ``sample`` its training
-        index), and the ``distance``.  Its length is the count
+        ``sample`` = -1), to a node's bounding box (k-d partition; ``sample`` = -2)
+        or to a sample (``node`` the leaf, ``sample`` its training index), and the
+        ``distance``.  Its length is the count
         ``query(..., return_counts=True)`` reports.
 
     Notes
@@ -77,21 +88,23 @@ class SearchExplanation:
     textbook's inequality, with room to spare.
     """
 
-    def __init__(self, query, k, indices, distances, entered, pruned, skipped,
-                 bound_updates, distance_evaluations):
+    def __init__(self, query, k, indices, distances, entered, pruned, pruned_by_box,
+                 skipped, bound_updates, distance_evaluations):
         self.query = query
         self.k = k
         self.indices = indices
         self.distances = distances
         self.entered = entered
         self.pruned = pruned
+        self.pruned_by_box = pruned_by_box
         self.skipped = skipped
         self.bound_updates = bound_updates
         self.distance_evaluations = distance_evaluations
 
     def __repr__(self):
         return (f"SearchExplanation(k={self.k}, entered={len(self.entered)} nodes, "
-                f"pruned={len(self.pruned)} nodes by rule 1, skipped="
+                f"pruned={len(self.pruned)} nodes by rule 1 and "
+                f"{len(self.pruned_by_box)} by the box rule, skipped="
                 f"{len(self.skipped)} samples by rule 2, "
                 f"distance_evaluations={len(self.distance_evaluations)})")
 
@@ -105,8 +118,9 @@ def explain_search(tree, x, k):
 class _Walk:
 
     def __init__(self, tree, x, k):
-        (self.data, self.centers, self.node_start, self.node_end, self.node_child,
-         self.node_nchild, self.radius, self.to_center, self.order, self.grow,
+        (self.data, self.centers, self.low, self.high, self.use_boxes,
+         self.node_start, self.node_end, self.node_child, self.node_nchild,
+         self.radius, self.to_center, self.order, self.grow,
          self.tiny) = tree._tree_arrays()
         self.metric = tree._metric
         self.squared = self.metric.kind == _SQEUCLIDEAN
@@ -115,7 +129,7 @@ class _Walk:
         # the k best (reduced distance, training index), best first; sentinels
         self.best = [(np.inf, np.iinfo(np.intp).max)] * k
         self.bound = math.inf
-        self.entered, self.pruned, self.skipped = [], [], []
+        self.entered, self.pruned, self.boxed, self.skipped = [], [], [], []
         self.updates, self.evaluations = [], []
 
     def reduced(self, rows):
@@ -126,11 +140,14 @@ class _Walk:
         return math.sqrt(reduced) if self.squared else float(reduced)
 
     def run(self):
-        d_root = 0.0
-        if self.node_nchild[0] == 0:  # the root's distance matters only at a leaf
-            d_root = self.true(self.reduced(self.centers[:1])[0])
-            self.evaluations.append((0, -1, d_root))
-        self.visit(0, d_root)
+        if self.use_boxes:
+            self.visit_boxes(0, 0.0)
+        else:
+            d_root = 0.0
+            if self.node_nchild[0] == 0:  # the root's distance matters only at a leaf
+                d_root = self.true(self.reduced(self.centers[:1])[0])
+                self.evaluations.append((0, -1, d_root))
+            self.visit(0, d_root)
         best = sorted(self.best)
         reduced = np.array([[d for d, _ in best]], dtype=self.data.dtype)
         distances = self.metric.finish(reduced)[0]
@@ -139,6 +156,7 @@ class _Walk:
             self.x.copy(), self.k, indices, distances,
             np.array(self.entered, dtype=ENTERED_DTYPE),
             np.array(self.pruned, dtype=PRUNED_DTYPE),
+            np.array(self.boxed, dtype=BOXED_DTYPE),
             np.array(self.skipped, dtype=SKIPPED_DTYPE),
             np.array(self.updates, dtype=UPDATE_DTYPE),
             np.array(self.evaluations, dtype=EVALUATION_DTYPE))
@@ -163,6 +181,38 @@ class _Walk:
                                     self.radius[child]))
                 continue
             self.visit(child, self.true(d))
+
+    def beyond(self, reduced, limit):
+        return (reduced > limit * limit) if self.squared else (reduced > limit)
+
+    def visit_boxes(self, node, box):
+        """The k-d partition: the box rule at the internal nodes, rules 1 and 2 at
+        the leaves."""
+        first, n_children = self.node_child[node], self.node_nchild[node]
+        if n_children == 0:
+            d = float(self.reduced(self.centers[node:node + 1])[0])
+            self.evaluations.append((node, -1, self.true(d)))
+            limit = (self.bound + self.radius[node]) * self.grow + self.tiny
+            if self.beyond(d, limit):  # rule 1
+                self.pruned.append((node, self.true(d), self.bound, self.radius[node]))
+                return
+            self.entered.append((node, self.true(d), self.bound))
+            self.scan_leaf(node, self.true(d))
+            return
+        self.entered.append((node, np.nan, self.bound))
+        # Expand: x's distance to every child's box, nearest box first.
+        children = np.arange(first, first + n_children)
+        measured = [box_rdist(self.metric.kind, self.metric.p, self.x, self.low[c],
+                              self.high[c]) for c in children]
+        for child, box in zip(children, measured):
+            self.evaluations.append((child, -2, self.true(box)))
+        for c in np.argsort(measured, kind="stable"):
+            child, box = int(children[c]), measured[c]
+            # The box rule: D(x, box) > B, with the search's rounding margin.
+            if self.beyond(box, self.bound * self.grow + self.tiny):
+                self.boxed.append((child, self.true(box), self.bound))
+                continue
+            self.visit_boxes(child, box)
 
     def scan_leaf(self, node, d_node):
         start, stop = self.node_start[node], self.node_end[node]

@@ -58,10 +58,11 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         other metric ignores it, as in scikit-learn.
     metric_params : dict, default=None
         ``{"VI": Q}`` for ``metric="mahalanobis"``.
-    leaf_size : int, default=64
+    leaf_size : int, default=None
         The largest number of samples in a leaf of the branch-and-bound tree
-        (`BranchBoundTree`).  It changes the speed, never the answers; brute force
-        has no leaves and does not use it.
+        (`BranchBoundTree`; None: the tree's default, 32 samples, measured
+        fastest).  It changes the speed, never the answers; brute force has no
+        leaves and does not use it.
     reject_threshold : float, default=None
         Reject option: when the winning class's share of the vote (its
         ``predict_proba`` value) is below this threshold, ``predict`` returns
@@ -131,7 +132,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, n_neighbors=5, weights="uniform", algorithm="auto",
-                 metric="minkowski", p=2, metric_params=None, leaf_size=64,
+                 metric="minkowski", p=2, metric_params=None, leaf_size=None,
                  reject_threshold=None, reject_label=None, n_jobs=None, verbose=0):
         self.n_neighbors = n_neighbors
         self.weights = weights
@@ -150,7 +151,8 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         if not callable(self.weights):
             check_option(self.weights, "weights", WEIGHTS)
         check_option(self.algorithm, "algorithm", ALGORITHMS)
-        check_scalar(self.leaf_size, "leaf_size", numbers.Integral, low=1)
+        if self.leaf_size is not None:
+            check_scalar(self.leaf_size, "leaf_size", numbers.Integral, low=1)
         check_verbose(self.verbose)
         if self.reject_threshold is not None:
             self.reject_label_ = self._reject_option()[1]

@@ -25,13 +25,18 @@ def clustered(n, seed):
     return X
 
 
+# the two partitions the search runs over, with small leaves for deep trees
+PARTITIONS = [{"partition": "kd"}, {"partition": "kmeans", "branching": 3}]
+
+
 @pytest.mark.parametrize("metric, params", METRICS, ids=[m for m, _ in METRICS])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_same_answer_and_count_as_query(metric, params, dtype):
+@pytest.mark.parametrize("shape", PARTITIONS, ids=["kd", "kmeans"])
+def test_same_answer_and_count_as_query(metric, params, dtype, shape):
     rng = np.random.default_rng(1)
     X = clustered(1500, 0).astype(dtype)
-    tree = BranchBoundTree(X, metric=metric, leaf_size=12, branching=3,
-                           random_state=0, **params)
+    tree = BranchBoundTree(X, metric=metric, leaf_size=12, random_state=0,
+                           **shape, **params)
     queries = np.vstack([rng.uniform(-7, 7, size=(60, 3)), X[:20] + 1e-3, X[20:30]])
     for k in (1, 4):
         batch = tree.query(queries, k=k, return_counts=True)
@@ -51,20 +56,40 @@ def test_same_answer_and_count_as_query(metric, params, dtype):
 
 
 @pytest.mark.parametrize("metric, params", METRICS[:4], ids=[m for m, _ in METRICS[:4]])
-def test_every_step_is_accounted_for(metric, params):
+@pytest.mark.parametrize("partition", ["kd", "kmeans"])
+def test_every_step_is_accounted_for(metric, params, partition):
     X = clustered(800, 2)
-    tree = BranchBoundTree(X, metric=metric, leaf_size=10, random_state=3, **params)
+    tree = BranchBoundTree(X, metric=metric, partition=partition, leaf_size=10,
+                           random_state=3, **params)
+    boxes_seen = 0
     for x in np.random.default_rng(4).uniform(-6, 6, size=(30, 3)):
         steps = tree.explain(x, k=2)
         entered = steps.entered["node"].tolist()
         assert entered[0] == 0 and len(set(entered)) == len(entered)
         pruned = steps.pruned["node"].tolist()
-        assert not set(entered) & set(pruned)
+        boxed = steps.pruned_by_box["node"].tolist()
+        boxes_seen += len(boxed)
+        assert not set(entered) & set(pruned) and not set(entered) & set(boxed)
+        if partition == "kmeans":
+            assert boxed == []
+        else:
+            # rule 1 is tested at the leaves, the box rule at every other node
+            assert (tree._node_nchild[pruned] == 0).all()
+            internal = [n for n in entered if tree._node_nchild[n] > 0]
+            assert np.isnan(steps.entered["distance"][np.isin(entered, internal)]).all()
+            for node, distance, bound in steps.pruned_by_box:
+                nearest = np.clip(x, tree._low[node], tree._high[node])
+                assert distance > bound
+                expected = tree._metric.finish(tree._metric.reduced(
+                    x[None], nearest[None]))[0, 0]
+                if metric == "sqeuclidean":  # searched as euclidean
+                    expected = np.sqrt(expected)
+                np.testing.assert_allclose(distance, expected, rtol=1e-12)
         # each child of an entered internal node is entered or pruned, once
         for node in entered:
             first, n = tree._node_child[node], tree._node_nchild[node]
             for child in range(first, first + n):
-                assert (child in entered) + (child in pruned) == 1
+                assert (child in entered) + (child in pruned) + (child in boxed) == 1
         # each sample of an entered leaf is measured or skipped, once
         evaluations = steps.distance_evaluations
         measured = evaluations["sample"][evaluations["sample"] >= 0].tolist()
@@ -75,9 +100,13 @@ def test_every_step_is_accounted_for(metric, params):
                                     for leaf in leaves])
         assert sorted(measured + skipped) == sorted(in_leaves.tolist())
         # the node means measured are those of the children of entered nodes
-        nodes = evaluations["node"][evaluations["sample"] < 0].tolist()
-        assert set(nodes) == (set(entered) | set(pruned)) - {0} or \
-            tree._node_nchild[0] == 0
+        nodes = evaluations["node"][evaluations["sample"] == -1].tolist()
+        if partition == "kd":  # the means of the leaves reached
+            assert set(nodes) == {n for n in set(entered) | set(pruned)
+                                  if tree._node_nchild[n] == 0}
+        else:
+            assert set(nodes) == (set(entered) | set(pruned)) - {0} or \
+                tree._node_nchild[0] == 0
         # B only shrinks, and ends at the k-th distance
         bounds = steps.bound_updates["bound"]
         assert (np.diff(bounds[np.isfinite(bounds)]) <= 0).all()
@@ -85,11 +114,13 @@ def test_every_step_is_accounted_for(metric, params):
         true_last = np.sqrt(answer[-1]) if metric == "sqeuclidean" else answer[-1]
         assert bounds[-1] == pytest.approx(true_last, rel=1e-12)
         assert set(steps.indices) <= set(steps.bound_updates["sample"])
+    assert partition == "kmeans" or boxes_seen > 0
 
 
-def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules():
+@pytest.mark.parametrize("partition", ["kd", "kmeans"])
+def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition):
     X = clustered(2000, 5)
-    tree = BranchBoundTree(X, leaf_size=16, random_state=0)
+    tree = BranchBoundTree(X, partition=partition, leaf_size=16, random_state=0)
     n_pruned = n_near = n_far = 0
     for x in np.random.default_rng(6).uniform(-6, 6, size=(50, 3)):
         steps = tree.explain(x)
@@ -115,24 +146,32 @@ def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules():
     assert n_pruned > 0 and n_near > 0 and n_far > 0  # every rule was exercised
 
 
-def test_distance_evaluations_hold_the_true_distances():
+@pytest.mark.parametrize("partition", ["kd", "kmeans"])
+def test_distance_evaluations_hold_the_true_distances(partition):
     X = clustered(600, 7)
-    tree = BranchBoundTree(X, leaf_size=8, random_state=0)
+    tree = BranchBoundTree(X, partition=partition, leaf_size=8, random_state=0)
     x = np.array([0.5, -0.2, 1.0])
     evaluations = tree.explain(x, k=3).distance_evaluations
     samples = evaluations[evaluations["sample"] >= 0]
     np.testing.assert_allclose(samples["distance"],
                                np.linalg.norm(X[samples["sample"]] - x, axis=1),
                                rtol=1e-12)
-    nodes = evaluations[evaluations["sample"] < 0]
+    nodes = evaluations[evaluations["sample"] == -1]
     np.testing.assert_allclose(nodes["distance"],
                                np.linalg.norm(tree._centers[nodes["node"]] - x, axis=1),
                                rtol=1e-12)
+    boxes = evaluations[evaluations["sample"] == -2]  # the k-d partition's boxes
+    assert (len(boxes) > 0) == (partition == "kd")
+    nearest = np.clip(x, tree._low[boxes["node"]], tree._high[boxes["node"]])
+    np.testing.assert_allclose(boxes["distance"], np.linalg.norm(nearest - x, axis=1),
+                               rtol=1e-12)
+    assert len(samples) + len(nodes) + len(boxes) == len(evaluations)
 
 
-def test_a_tree_that_is_one_leaf():
+@pytest.mark.parametrize("partition", ["kd", "kmeans"])
+def test_a_tree_that_is_one_leaf(partition):
     X = np.random.default_rng(0).normal(size=(10, 2))
-    tree = BranchBoundTree(X, leaf_size=64)
+    tree = BranchBoundTree(X, partition=partition, leaf_size=64)
     steps = tree.explain(X[3] + 0.01)
     assert steps.entered["node"].tolist() == [0] and len(steps.pruned) == 0
     assert steps.distance_evaluations[0]["node"] == 0  # the root's mean, for rule 2

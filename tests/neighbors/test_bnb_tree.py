@@ -11,10 +11,13 @@ def clustered(rng, n, n_features, n_clusters=20):
     return centers[rng.integers(0, n_clusters, n)] + rng.normal(size=(n, n_features))
 
 
-def test_structure_invariants():
+@pytest.mark.parametrize("partition", ["kd", "kmeans"])
+def test_structure_invariants(partition):
     rng = np.random.default_rng(0)
     X = clustered(rng, 5000, 3)
-    tree = BranchBoundTree(X, branching=4, leaf_size=16, random_state=0)
+    tree = BranchBoundTree(X, partition=partition, leaf_size=16, random_state=0)
+    branching = 2 if partition == "kd" else 4
+    assert tree.branching == branching
     assert sorted(tree._order) == list(range(5000))
     np.testing.assert_array_equal(tree._data, X[tree._order])
     leaves = tree._node_nchild == 0
@@ -22,7 +25,10 @@ def test_structure_invariants():
     assert ((tree._node_end - tree._node_start)[leaves] >= 1).all()
     for node in np.flatnonzero(~leaves):
         first, count = tree._node_child[node], tree._node_nchild[node]
-        assert 2 <= count <= 4
+        assert 2 <= count <= branching
+        if partition == "kd":  # two halves, cut at the median
+            assert tree._node_end[first] - tree._node_start[first] == \
+                (tree._node_end[node] - tree._node_start[node]) // 2
         assert tree._node_start[first] == tree._node_start[node]
         assert tree._node_end[first + count - 1] == tree._node_end[node]
     for node in range(tree.n_nodes):
@@ -30,6 +36,10 @@ def test_structure_invariants():
         np.testing.assert_allclose(tree._centers[node], X[tree._order[lo:hi]].mean(0))
         radius = np.linalg.norm(X[tree._order[lo:hi]] - tree._centers[node], axis=1)
         np.testing.assert_allclose(tree._radius[node], radius.max(), rtol=1e-12)
+        if partition == "kd":  # the bounding box of the node's samples
+            np.testing.assert_array_equal(tree._low[node], X[tree._order[lo:hi]].min(0))
+            np.testing.assert_array_equal(tree._high[node],
+                                          X[tree._order[lo:hi]].max(0))
         if leaves[node]:
             assert hi - lo <= 16
             to_center = tree._to_center[lo:hi]
@@ -55,22 +65,26 @@ def test_answers_do_not_depend_on_the_tree_shape():
     rng = np.random.default_rng(2)
     X, Q = clustered(rng, 3000, 4), clustered(rng, 400, 4)  # 400: Z-order path
     expected = BruteForce(X).query(Q, k=6)
-    for branching, leaf_size, seed in [(2, 1, 0), (3, 5, 1), (8, 32, 2), (64, 200, 3)]:
-        tree = BranchBoundTree(X, branching=branching, leaf_size=leaf_size,
-                               random_state=seed)
+    for branching, leaf_size, seed in [(2, 1, 0), (3, 5, 1), (8, 32, 2), (64, 200, 3),
+                                       (None, 1, None), (None, 7, None),
+                                       (None, 5000, None)]:
+        partition = "kd" if seed is None else "kmeans"
+        tree = BranchBoundTree(X, partition=partition, branching=branching,
+                               leaf_size=leaf_size, random_state=seed)
         distances, indices = tree.query(Q, k=6)
         np.testing.assert_array_equal(indices, expected[1])
         np.testing.assert_array_equal(distances, expected[0])
 
 
-def test_identical_samples_and_tiny_sets():
+@pytest.mark.parametrize("partition", ["kd", "kmeans"])
+def test_identical_samples_and_tiny_sets(partition):
     X = np.ones((100, 3))
-    tree = BranchBoundTree(X, leaf_size=4, random_state=0)
+    tree = BranchBoundTree(X, partition=partition, leaf_size=4, random_state=0)
     assert tree.n_nodes == 1  # nothing to split
     distances, indices = tree.query([[1, 1, 1], [0, 1, 1]], k=3)
     np.testing.assert_array_equal(indices, [[0, 1, 2], [0, 1, 2]])
     np.testing.assert_array_equal(distances, [[0, 0, 0], [1, 1, 1]])
-    single = BranchBoundTree([[2.0, 3.0]])
+    single = BranchBoundTree([[2.0, 3.0]], partition=partition)
     np.testing.assert_array_equal(single.query([[2.0, 4.0]])[0], [[1.0]])
 
 
@@ -123,3 +137,89 @@ def test_bad_parameters():
         BranchBoundTree(X, metric="mahalanobis", metric_params={"VI": -np.eye(2)})
     with pytest.raises(ValueError, match="VI"):
         BranchBoundTree(X, metric="mahalanobis")
+
+
+def _datasets(rng):
+    """Training sets that stress the search: name -> array."""
+    grid = rng.integers(-3, 4, size=(600, 3)).astype(float)  # many exact ties
+    duplicated = np.repeat(rng.normal(size=(40, 4)), 15, axis=0)
+    extreme = rng.uniform(-1, 1, size=(500, 3)) * np.array([1e150, 1e-150, 1.0])
+    return {
+        "uniform": rng.uniform(size=(700, 3)),
+        "clustered": clustered(rng, 800, 5),
+        "duplicates": duplicated[rng.permutation(len(duplicated))],
+        "grid": grid,
+        "one-feature": rng.normal(size=(300, 1)),
+        "tiny": rng.normal(size=(9, 2)),
+        "extreme": extreme,
+    }
+
+
+PARTITION_SETTINGS = [
+    {"partition": "kd"},
+    {"partition": "kd", "leaf_size": 2},
+    {"partition": "kmeans", "random_state": 0},
+    {"partition": "kmeans", "branching": 2, "leaf_size": 3, "random_state": 1},
+]
+SEARCH_METRICS = [("euclidean", {}), ("cityblock", {}), ("chebyshev", {}),
+                  ("minkowski", {"p": 3}),
+                  ("mahalanobis", "VI")]
+
+
+@pytest.mark.parametrize("settings", PARTITION_SETTINGS,
+                         ids=["kd", "kd-small", "kmeans", "kmeans-small"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("metric, params", SEARCH_METRICS,
+                         ids=[m for m, _ in SEARCH_METRICS])
+def test_every_partition_returns_brute_force_answers(settings, dtype, metric, params):
+    """Distances and indices equal brute force's, ties to the lower index, on data
+    with ties, duplicates, one feature, fewer samples than a leaf and extreme
+    magnitudes; queries apart from the training set and equal to it; k up to n."""
+    rng = np.random.default_rng(11)
+    for name, X in _datasets(rng).items():
+        if dtype == np.float32 and name == "extreme":
+            X = X * np.array([1e-135, 1e135, 1.0])  # within float32's range
+        X = X.astype(dtype)
+        if params == "VI":
+            A = rng.normal(size=(X.shape[1], X.shape[1]))
+            params_here = {"metric_params": {"VI": A @ A.T + X.shape[1] * np.eye(
+                X.shape[1])}}
+            if name == "extreme":
+                continue  # the map mixes 1e150 into every feature: overflow
+        else:
+            params_here = params
+        brute = BruteForce(X, metric=metric, **params_here)
+        tree = BranchBoundTree(X, metric=metric, **settings, **params_here)
+        queries = np.vstack([X[rng.integers(0, len(X), 50)]
+                             + rng.normal(scale=0.01, size=(50, X.shape[1]))
+                             .astype(dtype) * np.ptp(X, axis=0),
+                             X[:30]]).astype(dtype)
+        n = len(X)
+        for k in sorted({1, 5, min(n, 17), n}):
+            if k > n:
+                continue
+            for Q, label in ((queries, "queries"), (X, "self")):
+                expected = brute.query(Q, k=k)
+                got = tree.query(Q, k=k)
+                np.testing.assert_array_equal(got[1], expected[1],
+                                              err_msg=f"{name} {label} k={k}")
+                np.testing.assert_array_equal(got[0], expected[0],
+                                              err_msg=f"{name} {label} k={k}")
+        np.testing.assert_array_equal(tree.query_others(1)[1], brute.query_others(1)[1])
+
+
+def test_partition_parameters_are_checked():
+    X = np.random.default_rng(0).normal(size=(100, 2))
+    with pytest.raises(ValueError, match="partition"):
+        BranchBoundTree(X, partition="ball")
+    with pytest.raises(ValueError, match="branching=4: the k-d partition"):
+        BranchBoundTree(X, partition="kd", branching=4)
+    assert BranchBoundTree(X, partition="kd", branching=2).branching == 2
+    assert BranchBoundTree(X).leaf_size == 32
+    assert BranchBoundTree(X, partition="kmeans").leaf_size == 64
+    # random_state shapes the k-means tree, and never the k-d tree
+    a, b = (BranchBoundTree(X, partition="kmeans", leaf_size=4, random_state=s)
+            for s in (0, 1))
+    assert not np.array_equal(a._order, b._order)
+    a, b = (BranchBoundTree(X, leaf_size=4, random_state=s) for s in (0, 1))
+    np.testing.assert_array_equal(a._order, b._order)

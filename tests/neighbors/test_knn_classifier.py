@@ -259,7 +259,7 @@ def test_verbose_reports_the_tree_and_the_queries(capsys):
     y = (X[:, 0] > 0).astype(int)
     clf = KNeighborsClassifier(algorithm="bnb", verbose=1).fit(X, y)
     err = capsys.readouterr().err
-    assert re.search(r"^\[BranchBoundTree\] built \d+ nodes \(\d+ leaves of at most 64 "
+    assert re.search(r"^\[BranchBoundTree\] built \d+ nodes \(\d+ leaves of at most 32 "
                      r"samples, depth \d+\) over 5000 samples in [\d.]+ s$", err, re.M), err
     clf.predict(rng.normal(size=(20000, 2)))
     err = capsys.readouterr().err.splitlines()
@@ -273,7 +273,7 @@ def test_verbose_reports_the_tree_and_the_queries(capsys):
     assert "queries 1..16384 of 20000 classified" in err
     assert "queries 16385..20000 of 20000 classified" in err
     KNeighborsClassifier(algorithm="bnb", verbose=2).fit(X, y)
-    assert "[BranchBoundTree] level 0: 1 nodes split into" in capsys.readouterr().err
+    assert "[BranchBoundTree] k-d partition: " in capsys.readouterr().err
     clf.set_params(verbose=0).predict(X[:10])
     assert capsys.readouterr().err == ""
     with pytest.raises(ValueError, match="verbose must be a non-negative"):

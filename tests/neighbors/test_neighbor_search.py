@@ -22,8 +22,11 @@ from patrec.neighbors import _brute
 INDEXES = {
     "brute": BruteForce,
     "bnb": lambda X, **kw: BranchBoundTree(X, random_state=0, **kw),
-    "bnb-small": lambda X, **kw: BranchBoundTree(X, branching=2, leaf_size=3,
-                                                 random_state=1, **kw),
+    "bnb-small": lambda X, **kw: BranchBoundTree(X, leaf_size=3, **kw),
+    "bnb-kmeans": lambda X, **kw: BranchBoundTree(X, partition="kmeans",
+                                                  random_state=0, **kw),
+    "bnb-kmeans-small": lambda X, **kw: BranchBoundTree(
+        X, partition="kmeans", branching=2, leaf_size=3, random_state=1, **kw),
 }
 METRICS = ["euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski",
            "mahalanobis"]

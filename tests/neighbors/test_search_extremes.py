@@ -15,8 +15,9 @@ from patrec.neighbors import _brute
 
 INDEXES = {
     "brute": BruteForce,
-    "bnb": lambda X, **kw: BranchBoundTree(X, branching=2, leaf_size=3,
-                                           random_state=0, **kw),
+    "bnb": lambda X, **kw: BranchBoundTree(X, leaf_size=3, **kw),
+    "bnb-kmeans": lambda X, **kw: BranchBoundTree(X, partition="kmeans", branching=2,
+                                                  leaf_size=3, random_state=0, **kw),
 }
 
 

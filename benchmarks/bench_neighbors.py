@@ -310,10 +310,10 @@ def auto():
 
     Two uses: a classifier (index built once, then 5 000 separate queries; the
     choice cannot know how many queries will come) and editing (every training
-    point searched once, so the construction counts).  Each time includes building
+    point searched once, so the construction counts; up to 30 000 points).  Each time includes building
     the index; auto's includes its choice.
     """
-    sizes = _option("n", int) or ([10_000] if QUICK else [10_000, 100_000])
+    sizes = _option("n", int) or ([10_000] if QUICK else [10_000, 30_000, 100_000])
     cases = [("uniform", d) for d in (2, 4, 8, 12, 16, 24, 32)]
     cases += [("clustered", d) for d in (4, 8, 16, 32, 64)]
     cases += [("digits8", 8), ("swissroll3", 3), ("swissroll8", 8)]
@@ -322,19 +322,21 @@ def auto():
             rng = np.random.default_rng(n + d)
             data = make_data(kind, n + 5_000, d, rng)
             X, separate = data[:n], data[n:]
-            for use, Q, n_queries in (("classifier", separate, None),
-                                      ("editing", X, n)):
+            uses = [("classifier", separate, None)]
+            if n <= 30_000:  # (editing by brute force grows as n^2)
+                uses.append(("editing", X, n))
+            for use, Q, n_queries in uses:
                 chosen = {}
 
                 def run(algorithm, Q=Q, n_queries=n_queries):
                     index, chosen[algorithm] = build_index(
-                        X, algorithm=algorithm, n_queries=n_queries)
+                        X, algorithm=algorithm, n_queries=n_queries, k=5)
                     index.query(Q, k=5)
 
                 times = interleaved({"auto": lambda: run("auto"),
                                      "bnb": lambda: run("bnb"),
                                      "brute": lambda: run("brute")},
-                                    repeats=3 if n <= 10_000 else 1)
+                                    repeats=5 if n <= 10_000 else 3)
                 better = min(("bnb", "brute"), key=times.get)
                 report("knn_auto_choice", {"data": kind, "d": d, "n": n, "k": 5,
                                            "use": use, "n_queries": len(Q)},

@@ -179,48 +179,59 @@ def prepare_rows(metric, X):
 
 
 # The cost model of ``algorithm="auto"``, in nanoseconds, measured single-threaded
-# (benchmarks/bench_neighbors.py, section "auto"):
-#   brute force, per (query, sample) pair: 5 + 0.3 d with the GEMM filter
-#       (euclidean family), 15 + d computing every distance directly;
-#   tree: building, 30 000 per sample; searching, 3 000 per query plus
-#       20 + 4 d per distance evaluation.
+# (benchmarks/bench_neighbors.py, section "calibrate"; checked by section "auto"):
+#   brute force, per (query, sample) pair: 2 + 0.025 d with the GEMM filter
+#       (euclidean family), 3 + 0.35 d computing every distance directly;
+#   tree (the default k-d partition): building, 750 per sample; searching, 7 + 2 d
+#       per distance evaluation (to samples, node means and node boxes).
 # The evaluations per query depend on the data far more than on n and d (a tree
 # prunes tight clusters in 64 dimensions but hardly anything of uniform data in 16),
 # so when the data are at hand they are measured (`probe_evaluations`); without
 # them, `tree_evaluations` predicts them for Gaussian-like data.
-_BRUTE_GEMM_PAIR = (5.0, 0.3)
-_BRUTE_DIRECT_PAIR = (15.0, 1.0)
-_TREE_BUILD_SAMPLE = 30000.0
-_TREE_QUERY = 3000.0
-_TREE_EVALUATION = (20.0, 4.0)
+_BRUTE_GEMM_PAIR = (2.0, 0.025)
+_BRUTE_DIRECT_PAIR = (3.0, 0.35)
+_TREE_BUILD_SAMPLE = 750.0
+_TREE_EVALUATION = (7.0, 2.0)
 # The probe: trees over two nested random subsets of these sizes (or all samples
-# when fewer), searched from this many samples held out of both.
-_PROBE_SIZES = (2048, 8192)
+# when fewer), searched from this many samples, in batches; a batch making
+# `_PROBE_HOPELESS` of the subset's size in evaluations ends the probe (the tree
+# cannot beat brute force there).  The tree is taken without a probe when the
+# model predicts it `_CLEAR_WIN` times cheaper than brute force for Gaussian-like
+# data: clusters or a low intrinsic dimension only make it cheaper still.
+_PROBE_SIZES = (1024, 4096)
 _PROBE_QUERIES = 32
+_PROBE_BATCH = 8
+_PROBE_HOPELESS = 0.75
 _PROBE_MIN_SAMPLES = 512  # below this, both searches are cheap: the model decides
+_CLEAR_WIN = 4.0
 
 
 def tree_evaluations(n_samples, n_features):
     """The distance evaluations a tree search is expected to make per query, on
     Gaussian-like data (the model without a look at the data)."""
-    share = 1.0 - np.exp(-0.012 * n_features ** 2)
-    growth = min(1.0, 0.05 + 0.055 * n_features)
+    # fitted to the k-d tree on Gaussian data, n = 2 048 .. 32 768, d = 2 .. 24
+    share = 1.0 - np.exp(-0.008 * n_features ** 2)
+    growth = min(1.0, 0.05 + 0.075 * max(0, n_features - 4))
     return min(float(n_samples), 2048 * share * (n_samples / 2048) ** growth)
 
 
 def probe_evaluations(X, k=1, metric="euclidean", p=2, metric_params=None,
-                      **tree_params):
+                      self_queries=False, **tree_params):
     """The distance evaluations per query of a tree search on ``X``, measured.
 
-    Builds `BranchBoundTree` over a random subset of the samples (2 048, then 8 192
-    of them, nested), searches it from 32 other samples for their ``k`` nearest
-    neighbours and counts the evaluations.  With all samples probed (``X`` holds at
-    most 8 224) the count is the answer; otherwise the two counts give the growth
-    exponent ``b`` of the evaluations with the number of samples, and the count is
-    extrapolated as ``e(n) = e(8192) (n / 8192)^b`` (``0 <= b <= 1``, at most n).
-    The subsets follow the data's own distribution, so clusters, a low intrinsic
-    dimension or spread-out noise show in the counts as they will in the full
-    tree.  Cost: two small trees and 64 searches; deterministic (seeded).
+    Builds `BranchBoundTree` over a random subset of the samples (1 024, then 4 096
+    of them, nested), searches it from 32 samples for their ``k`` nearest
+    neighbours and counts the evaluations: samples held out of both subsets, or,
+    with ``self_queries`` (editing searches the training set itself), samples of
+    the subset.  With all samples probed the count is the answer; otherwise the two
+    counts give the growth exponent ``b`` of the evaluations with the number of
+    samples, and the count is extrapolated as ``e(n) = e(4096) (n / 4096)^b``
+    (``0 <= b <= 1``, at most n).  Should a batch of 8 searches evaluate three
+    quarters of a subset, the tree prunes too little to matter and ``n`` is
+    returned at once.  The subsets follow the data's own distribution, so
+    clusters, a low intrinsic dimension or spread-out noise show in the counts as
+    they will in the full tree.  Cost: two small trees and at most 64 searches;
+    deterministic (seeded).
 
     Examples
     --------
@@ -237,15 +248,24 @@ def probe_evaluations(X, k=1, metric="euclidean", p=2, metric_params=None,
     rng = np.random.default_rng(0)
     order = rng.permutation(n_samples)
     n_queries = min(_PROBE_QUERIES, n_samples // 2)
-    queries, rest = X[order[:n_queries]], order[n_queries:]
+    if self_queries:
+        queries, rest = X[order[:n_queries]], order
+    else:
+        queries, rest = X[order[:n_queries]], order[n_queries:]
     sizes = sorted({min(size, rest.shape[0]) for size in _PROBE_SIZES})
     counts = []
     for size in sizes:
         tree = BranchBoundTree(X[np.sort(rest[:size])], metric, p, metric_params,
                                random_state=0, **tree_params)
-        *_, evaluations = tree.query(queries, k=min(k, size), return_distance=False,
-                                     return_counts=True)
-        counts.append(max(float(evaluations.mean()), 1.0))
+        total = 0
+        for start in range(0, n_queries, _PROBE_BATCH):
+            *_, evaluations = tree.query(queries[start:start + _PROBE_BATCH],
+                                         k=min(k, size), return_distance=False,
+                                         return_counts=True)
+            total += int(evaluations.sum())
+            if evaluations.mean() >= _PROBE_HOPELESS * size:
+                return float(n_samples)
+        counts.append(max(total / n_queries, 1.0))
     if sizes[-1] == rest.shape[0]:
         return counts[-1]
     growth = np.log(counts[1] / counts[0]) / np.log(sizes[1] / sizes[0])
@@ -269,7 +289,7 @@ def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True,
     if evaluations is None:
         evaluations = tree_evaluations(n_samples, n_features)
     fixed, per_feature = _TREE_EVALUATION
-    tree = n_queries * (_TREE_QUERY + evaluations * (fixed + per_feature * n_features))
+    tree = n_queries * evaluations * (fixed + per_feature * n_features)
     if build:
         tree += n_samples * _TREE_BUILD_SAMPLE
     return brute, tree
@@ -282,10 +302,11 @@ def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None, *, X=No
     The cheaper by the measured cost model above: brute force costs a fixed time
     per (query, training sample) pair, fast on GEMM for the euclidean family; the
     branch-and-bound tree costs its construction plus, per query, the distance
-    evaluations its rules do not prune.  Those depend on the data: given the
-    samples ``X`` (and the ``k`` to be asked for), a small probe measures them
-    (`probe_evaluations`); without ``X`` they are predicted from n and d for
-    Gaussian-like data.  With ``n_queries`` known (editing searches every sample
+    evaluations its rules do not prune.  Those depend on the data: they are
+    predicted from n and d for Gaussian-like data and, given the samples ``X``
+    (and the ``k`` to be asked for), measured by a small probe
+    (`probe_evaluations`) unless the prediction already makes the tree four
+    times cheaper.  With ``n_queries`` known (editing searches every sample
     once) the construction counts; without it (a classifier's ``fit``) the index
     is expected to serve many queries and only the cost per query counts.  So the
     tree is picked wherever the data let it prune — low dimension, clusters, a low
@@ -306,11 +327,16 @@ def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None, *, X=No
     >>> choose_algorithm(20_000, 16, "euclidean", X=X, k=5)
     'bnb'
     """
-    evaluations = None
-    if X is not None and n_samples >= _PROBE_MIN_SAMPLES:
-        evaluations = probe_evaluations(X, k, metric, p, metric_params, **tree_params)
+    build = n_queries is not None
     brute, tree = search_costs(n_samples, n_features, metric, p, n_queries=n_queries,
-                               build=n_queries is not None, evaluations=evaluations)
+                               build=build)
+    if X is None or n_samples < _PROBE_MIN_SAMPLES or tree * _CLEAR_WIN < brute:
+        return "bnb" if tree < brute else "brute"
+    # queries as many as the samples: editing, which searches the samples themselves
+    evaluations = probe_evaluations(X, k, metric, p, metric_params,
+                                    self_queries=n_queries == n_samples, **tree_params)
+    brute, tree = search_costs(n_samples, n_features, metric, p, n_queries=n_queries,
+                               build=build, evaluations=evaluations)
     return "bnb" if tree < brute else "brute"
 
 

@@ -180,28 +180,28 @@ def prepare_rows(metric, X):
 
 # The cost model of ``algorithm="auto"``, in nanoseconds, measured single-threaded
 # (benchmarks/bench_neighbors.py, section "calibrate"; checked by section "auto"):
-#   brute force, per (query, sample) pair: 2 + 0.025 d with the GEMM filter
+#   brute force, per (query, sample) pair: 2.5 + 0.025 d with the GEMM filter
 #       (euclidean family), 3 + 0.35 d computing every distance directly;
-#   tree (the default k-d partition): building, 750 per sample; searching, 7 + 2 d
-#       per distance evaluation (to samples, node means and node boxes).
+#   tree (the default k-d partition): building, 750 per sample; searching,
+#       4 + 1.5 d per distance evaluation (to samples, node means and node boxes).
 # The evaluations per query depend on the data far more than on n and d (a tree
 # prunes tight clusters in 64 dimensions but hardly anything of uniform data in 16),
 # so when the data are at hand they are measured (`probe_evaluations`); without
 # them, `tree_evaluations` predicts them for Gaussian-like data.
-_BRUTE_GEMM_PAIR = (2.0, 0.025)
+_BRUTE_GEMM_PAIR = (2.5, 0.025)
 _BRUTE_DIRECT_PAIR = (3.0, 0.35)
 _TREE_BUILD_SAMPLE = 750.0
-_TREE_EVALUATION = (7.0, 2.0)
+_TREE_EVALUATION = (4.0, 1.5)
 # The probe: trees over two nested random subsets of these sizes (or all samples
 # when fewer), searched from this many samples, in batches; a batch making
-# `_PROBE_HOPELESS` of the subset's size in evaluations ends the probe (the tree
-# cannot beat brute force there).  The tree is taken without a probe when the
+# `_PROBE_HOPELESS` times the subset's size in evaluations (samples, means and
+# boxes: more than brute force would) ends the probe.  The tree is taken without a probe when the
 # model predicts it `_CLEAR_WIN` times cheaper than brute force for Gaussian-like
 # data: clusters or a low intrinsic dimension only make it cheaper still.
 _PROBE_SIZES = (1024, 4096)
 _PROBE_QUERIES = 32
 _PROBE_BATCH = 8
-_PROBE_HOPELESS = 0.75
+_PROBE_HOPELESS = 1.0
 _PROBE_MIN_SAMPLES = 512  # below this, both searches are cheap: the model decides
 _CLEAR_WIN = 4.0
 
@@ -226,9 +226,9 @@ def probe_evaluations(X, k=1, metric="euclidean", p=2, metric_params=None,
     the subset.  With all samples probed the count is the answer; otherwise the two
     counts give the growth exponent ``b`` of the evaluations with the number of
     samples, and the count is extrapolated as ``e(n) = e(4096) (n / 4096)^b``
-    (``0 <= b <= 1``, at most n).  Should a batch of 8 searches evaluate three
-    quarters of a subset, the tree prunes too little to matter and ``n`` is
-    returned at once.  The subsets follow the data's own distribution, so
+    (``0 <= b <= 1``, at most n).  Should a batch of 8 searches make more
+    evaluations than the subset has samples (means and boxes count too), the tree
+    prunes nothing and ``n`` is returned at once.  The subsets follow the data's own distribution, so
     clusters, a low intrinsic dimension or spread-out noise show in the counts as
     they will in the full tree.  Cost: two small trees and at most 64 searches;
     deterministic (seeded).

@@ -133,7 +133,7 @@ FIXED_DIMENSION = {"digits8": 8, "swissroll3": 3, "swissroll8": 8}
 
 def peer_trees(X):
     """Built low-dimensional peers: name -> query(Q, k) callable."""
-    peers = {"scipy.cKDTree": _ckdtree_query(cKDTree(X))}
+    peers = {"scipy.cKDTree": cKDTree(X).query}
     if pykdtree is not None:
         peers["pykdtree"] = pykdtree.KDTree(X).query
     if sklearnex_neighbors is not None:
@@ -141,10 +141,6 @@ def peer_trees(X):
         peers["sklearnex.kd_tree"] = lambda Q, k: intel.kneighbors(Q, k)
     peers["sklearn.KDTree"] = KDTree(X).query
     return peers
-
-
-def _ckdtree_query(tree):
-    return lambda Q, k: tree.query(Q, k=k)
 
 
 def patrec_searches(X):

@@ -199,7 +199,16 @@ class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
             if self.store_covariance:
                 covariances = fold_covariance("covariance_", covariances, scales)
             means *= scales
-            precision_factors /= scales
+            with np.errstate(over="ignore"):
+                precision_factors /= scales
+            if not np.all(np.isfinite(precision_factors)):
+                raise ValueError(
+                    "The features of X are too small to represent the class "
+                    "precisions in float64: some class varies too little for its "
+                    "inverse covariance to stay in the floating-point range. Rescale "
+                    "the features (for example divide each by its standard "
+                    "deviation), or set reg_param > 0."
+                )
             log_determinants += 2.0 * np.sum(np.log(scales))
         self.means_ = means
         self.precision_factors_ = precision_factors

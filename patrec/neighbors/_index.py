@@ -178,8 +178,11 @@ def prepare_rows(metric, X):
     return mapped
 
 
-# The cost model of ``algorithm="auto"``, in nanoseconds, measured single-threaded
-# (benchmarks/bench_neighbors.py, section "calibrate"; checked by section "auto"):
+# The cost model of ``algorithm="auto"``, in nanoseconds, single-threaded: fitted by
+# benchmarks/bench_neighbors.py (section "calibrate": 2.1 + 0.02 d per brute pair,
+# 6.6 + 1.9 d per tree evaluation at n = 100 000), then set to the times section
+# "auto" observed at 10 000 .. 100 000 samples (2.3 .. 3.2 per brute pair in 8
+# dimensions, 12 .. 18 per tree evaluation):
 #   brute force, per (query, sample) pair: 2.5 + 0.025 d with the GEMM filter
 #       (euclidean family), 3 + 0.35 d computing every distance directly;
 #   tree (the default k-d partition): building, 750 per sample; searching,

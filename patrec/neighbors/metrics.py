@@ -39,9 +39,10 @@ from . import _distances
 
 __all__ = ["METRICS", "METRIC_ALIASES", "Metric", "pairwise_distances"]
 
-# scikit-learn's (and SciPy's) other names for the same distances.
+#: scikit-learn's (and SciPy's) other names for patrec's distances: alias -> name.
 METRIC_ALIASES = {"manhattan": "cityblock", "l1": "cityblock", "l2": "euclidean"}
 
+#: Every accepted ``metric`` name, the aliases of `METRIC_ALIASES` included.
 METRICS = ("euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski",
            "mahalanobis", *METRIC_ALIASES)
 

@@ -288,3 +288,12 @@ def test_predictions_from_several_threads_agree():
         results = list(pool.map(clf.predict_proba, [X] * 8))
     for result in results:
         np.testing.assert_array_equal(result, expected)
+
+
+def test_a_precision_beyond_float64_is_refused_not_infinite():
+    # Constant tiny classes: the covariance left after rescaling is rounding noise,
+    # and its inverse in the units of X overflows (found by the property tests).
+    X = np.full((10, 1), 1.5e-294)
+    y = np.repeat(["cat", "dog"], 5)
+    with pytest.raises(ValueError, match="too small to represent the class precisions"):
+        QDA().fit(X, y)

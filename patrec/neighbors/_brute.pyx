@@ -67,6 +67,7 @@
 # of work they look for Ctrl-C (patrec/_signals.pxd) and stop with KeyboardInterrupt.
 
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 from libc.math cimport INFINITY
 from libc.float cimport DBL_EPSILON, DBL_MAX, DBL_MIN, FLT_EPSILON, FLT_MAX, FLT_MIN
 from scipy.linalg.cython_blas cimport dgemm, sgemm
@@ -155,14 +156,25 @@ cdef inline void _gemm(gemm_t* a, gemm_t* b, gemm_t* c, int m, int n,
 
     Called with a = training chunk and b = query block, both row-major with k columns,
     so that c[j + i * m] loses <query i, train j>.  (Updating c, beta = 1, spares the
-    BLAS its pass that zeroes c for beta = 0.)
+    BLAS its pass that zeroes c for beta = 0: c already holds |t_j|^2 / 2.)
     """
     cdef char trans_a = b'T', trans_b = b'N'
-    cdef gemm_t one = 1, zero = 0
+    cdef gemm_t minus_one = -1, one = 1
     if gemm_t is float32_t:
-        sgemm(&trans_a, &trans_b, &m, &n, &k, &one, a, &k, b, &k, &zero, c, &m)
+        sgemm(&trans_a, &trans_b, &m, &n, &k, &minus_one, a, &k, b, &k, &one, c, &m)
     else:
-        dgemm(&trans_a, &trans_b, &m, &n, &k, &one, a, &k, b, &k, &zero, c, &m)
+        dgemm(&trans_a, &trans_b, &m, &n, &k, &minus_one, a, &k, b, &k, &one, c, &m)
+
+
+cdef inline gemm_t _half_norms(const gemm_t* norms, intp_t n,
+                               gemm_t* half_norms) noexcept nogil:
+    """half_norms[j] = norms[j] / 2; returns the largest norm."""
+    cdef intp_t j
+    cdef gemm_t largest = 0
+    for j in range(n):
+        half_norms[j] = norms[j] / 2
+        largest = max(largest, norms[j])
+    return largest
 
 
 cdef inline gemm_t _filter_limit(double kth, gemm_t keep, gemm_t query_sqnorm,
@@ -171,29 +183,28 @@ cdef inline gemm_t _filter_limit(double kth, gemm_t keep, gemm_t query_sqnorm,
     return <gemm_t> ((kth + floor - keep * query_sqnorm) / 2)
 
 
-cdef inline gemm_t _filter_value(const gemm_t* dots, const gemm_t* half_norms,
-                                 const gemm_t* norms, gemm_t half_slack,
-                                 intp_t j) noexcept nogil:
+cdef inline gemm_t _filter_value(const gemm_t* gaps, const gemm_t* norms,
+                                 gemm_t half_slack, intp_t j) noexcept nogil:
     """Candidate j's filter value: half of keep |t_j|^2 - 2 q.t_j (see _filter_row)."""
-    return (half_norms[j] - dots[j]) - half_slack * norms[j]
+    return gaps[j] - half_slack * norms[j]
 
 
 cdef inline void _filter_row(const floating* query, const floating* train,
-                             intp_t n_features, intp_t offset, const gemm_t* dots,
-                             const gemm_t* half_norms, const gemm_t* norms,
-                             intp_t n_train, gemm_t norm_max, floating* kth,
-                             intp_t* heap_idx, intp_t k, gemm_t keep,
+                             intp_t n_features, intp_t offset, const gemm_t* gaps,
+                             const gemm_t* norms, intp_t n_train, gemm_t norm_max,
+                             floating* kth, intp_t* heap_idx, intp_t k, gemm_t keep,
                              gemm_t half_slack, gemm_t query_sqnorm, double floor,
                              gemm_t* best_values, intp_t* best_idx) noexcept nogil:
     """Offer one query the training chunk's candidates that pass the GEMM filter.
 
-    ``dots[j]`` = q.t_j as the GEMM computed it, ``half_norms[j]`` = |t_j|^2 / 2,
-    ``norms[j]`` = |t_j|^2, ``norm_max`` their largest.  Candidate j may enter only if
+    ``gaps[j]`` = |t_j|^2 / 2 - q.t_j as the GEMM computed it, ``norms[j]`` =
+    |t_j|^2, ``norm_max`` their largest.  Candidate j may enter only if
         keep * (|q|^2 + |t_j|^2) - 2 q.t_j <= k-th best + floor,
     tested halved: its filter value (_filter_value) <= limit.  A group of candidates
     is first tested at once against the looser limit + half_slack norm_max (a
-    branch-free loop), and only a group where some value passes is looked at
-    candidate by candidate; a candidate that passes both tests is re-checked.
+    branch-free loop on the gaps alone), and only a group where some gap passes is
+    looked at candidate by candidate; a candidate that passes both tests is
+    re-checked.
 
     ``best_values``/``best_idx`` (room for k) are given for the query's first chunk,
     where the heap is still empty: the k candidates with the smallest filter values
@@ -209,7 +220,7 @@ cdef inline void _filter_row(const floating* query, const floating* train,
     if select:
         heap_init(best_values, best_idx, k)
         for g in range(n_train):
-            value = _filter_value(dots, half_norms, norms, half_slack, g)
+            value = _filter_value(gaps, norms, half_slack, g)
             if value <= best_values[0]:
                 heap_push(best_values, best_idx, k, value, g)
         for j in range(k):
@@ -223,11 +234,11 @@ cdef inline void _filter_row(const floating* query, const floating* train,
     j = 0
     while j < n_train:
         group_end = min(j + GROUP, n_train)
-        if _any_at_most(&half_norms[j], &dots[j], group_end - j, loose):
+        if _any_at_most(&gaps[j], group_end - j, loose):
             for g in range(j, group_end):
-                if half_norms[g] - dots[g] > loose:
+                if gaps[g] > loose:
                     continue
-                value = _filter_value(dots, half_norms, norms, half_slack, g)
+                value = _filter_value(gaps, norms, half_slack, g)
                 if value <= limit and heap_better(chosen_value, chosen_idx, value, g):
                     d = sqeuclidean_rdist(query, &train[g * n_features], n_features)
                     if heap_push(kth, heap_idx, k, d, offset + g):
@@ -236,14 +247,18 @@ cdef inline void _filter_row(const floating* query, const floating* train,
         j = group_end
 
 
-cdef inline bint _any_at_most(const gemm_t* half_norms, const gemm_t* dots, intp_t n,
+cdef inline bint _any_at_most(const gemm_t* values, intp_t n,
                               gemm_t limit) noexcept nogil:
-    """Is any half_norms[j] - dots[j] at most ``limit``?  (A loop without branches.)"""
+    """Is any of the n values at most ``limit``?  (A loop without branches.)
+
+    The flag has the values' own type: compilers vectorise this loop for float64
+    too only so (an integer flag mixes widths that SSE2 cannot compare).
+    """
     cdef intp_t g
-    cdef int hit = 0
+    cdef gemm_t hit = 0
     for g in range(n):
-        hit |= half_norms[g] - dots[g] <= limit
-    return hit
+        hit = 1 if values[g] <= limit else hit
+    return hit != 0
 
 
 cdef inline void _direct_block(const floating* query, const floating* train,
@@ -273,7 +288,7 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     """
     cdef intp_t n_queries = queries.shape[0], n_train = train.shape[0]
     cdef intp_t n_features = train.shape[1], k = out_idx.shape[1]
-    cdef intp_t q0, q1, t0, t1, i, j, f, bq, bt, row
+    cdef intp_t q0, q1, t0, t1, t2, i, f, bq, bt, bt_next, row
     # the unit roundoff of the GEMM dtype sets the error bound
     cdef double eps = FLT_EPSILON / 2 if gemm_t is float32_t else DBL_EPSILON / 2
     cdef double tiny = FLT_MIN if gemm_t is float32_t else DBL_MIN
@@ -284,12 +299,12 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef double query_norm_limit = (FLT_MAX if gemm_t is float32_t else DBL_MAX) / 64
     cdef gemm_t* query_block = NULL
     cdef gemm_t* query_sqnorms = NULL
-    cdef gemm_t* dots = NULL
-    cdef gemm_t* half_norms = NULL
+    cdef gemm_t* gaps = NULL  # |t_j|^2 / 2 - q_i.t_j, column-major (bt x bq)
+    cdef gemm_t* half_buffer = NULL
+    cdef gemm_t* half_norms  # the next chunk's |t_j|^2 / 2
     cdef gemm_t* best_values = NULL  # the first chunk's best filter values
     cdef intp_t* best_idx = NULL
-    cdef const gemm_t* norms
-    cdef gemm_t chunk_norm_max
+    cdef gemm_t norm_max, norm_max_next = 0
     cdef SignalWatch watch
     cdef bint stopped = False
     watch.work = 0
@@ -304,16 +319,16 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     with nogil:
         query_block = <gemm_t*> malloc(block_queries * n_features * sizeof(gemm_t))
         query_sqnorms = <gemm_t*> malloc(block_queries * sizeof(gemm_t))
-        dots = <gemm_t*> malloc(block_queries * block_train * sizeof(gemm_t))
-        half_norms = <gemm_t*> malloc(block_train * sizeof(gemm_t))
+        gaps = <gemm_t*> malloc(block_queries * block_train * sizeof(gemm_t))
+        half_buffer = <gemm_t*> malloc(2 * block_train * sizeof(gemm_t))
         best_values = <gemm_t*> malloc(k * sizeof(gemm_t))
         best_idx = <intp_t*> malloc(k * sizeof(intp_t))
-        if (query_block == NULL or query_sqnorms == NULL or dots == NULL
-                or half_norms == NULL or best_values == NULL or best_idx == NULL):
+        if (query_block == NULL or query_sqnorms == NULL or gaps == NULL
+                or half_buffer == NULL or best_values == NULL or best_idx == NULL):
             free(query_block)
             free(query_sqnorms)
-            free(dots)
-            free(half_norms)
+            free(gaps)
+            free(half_buffer)
             free(best_values)
             free(best_idx)
             with gil:
@@ -331,34 +346,46 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                         <float64_t> queries[q0 + i, f] - center[f])
                 query_sqnorms[i] = <gemm_t> sum_of_squares(&query_block[i * n_features],
                                                            n_features)
+            # the GEMM subtracts the dot products from the half norms already in
+            # `gaps`: set them for the first chunk (the scan of each chunk sets them
+            # for the next one, row by row)
+            bt = block_train
+            half_norms = half_buffer
+            norm_max = _half_norms(&train_sqnorms[0], bt, half_norms)
+            for i in range(bq):
+                memcpy(&gaps[i * bt], half_norms, bt * sizeof(gemm_t))
             t0 = 0
             while t0 < n_train:
-                t1 = min(t0 + block_train, n_train)
-                bt = t1 - t0
-                norms = &train_sqnorms[t0]
-                chunk_norm_max = 0
-                for j in range(bt):
-                    half_norms[j] = norms[j] / 2
-                    chunk_norm_max = max(chunk_norm_max, norms[j])
-                _gemm(<gemm_t*> &train_centered[t0, 0], query_block, dots,
+                t1 = t0 + bt
+                _gemm(<gemm_t*> &train_centered[t0, 0], query_block, gaps,
                       <int> bt, <int> bq, <int> n_features)
+                # the next chunk's half norms, in the other half of the buffer; its
+                # rows are no longer than this chunk's, so writing row i of the next
+                # chunk's layout overwrites only rows of this one already scanned
+                t2 = min(t1 + block_train, n_train)
+                bt_next = t2 - t1
+                half_norms = half_buffer + (block_train if half_norms == half_buffer
+                                            else 0)
+                if bt_next > 0:
+                    norm_max_next = _half_norms(&train_sqnorms[t1], bt_next, half_norms)
                 for i in range(bq):
                     row = q0 + i
                     if query_sqnorms[i] <= query_norm_limit:  # (False for NaN too)
                         _filter_row(&queries[row, 0], &train[t0, 0], n_features, t0,
-                                    &dots[i * bt], half_norms, norms, bt,
-                                    chunk_norm_max, &out_dist[row, 0],
-                                    &out_idx[row, 0], k, keep, half_slack,
-                                    query_sqnorms[i], floor,
+                                    &gaps[i * bt], &train_sqnorms[t0], bt, norm_max,
+                                    &out_dist[row, 0], &out_idx[row, 0], k, keep,
+                                    half_slack, query_sqnorms[i], floor,
                                     best_values if t0 == 0 else NULL, best_idx)
                     else:
                         _direct_block(&queries[row, 0], &train[t0, 0], bt,
                                       n_features, t0, &out_dist[row, 0],
                                       &out_idx[row, 0], k)
-                t0 = t1
+                    if bt_next > 0:
+                        memcpy(&gaps[i * bt_next], half_norms, bt_next * sizeof(gemm_t))
                 if stop_after(&watch, bq * bt * n_features):
                     stopped = True
                     break
+                t0, bt, norm_max = t1, bt_next, norm_max_next
             if stopped:
                 break
             for i in range(q0, q1):
@@ -366,8 +393,8 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
             q0 = q1
         free(query_block)
         free(query_sqnorms)
-        free(dots)
-        free(half_norms)
+        free(gaps)
+        free(half_buffer)
         free(best_values)
         free(best_idx)
     if stopped:

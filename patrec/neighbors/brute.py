@@ -16,7 +16,7 @@ from . import _brute, _distances
 __all__ = ["BruteForce"]
 
 # float64 data with at least this many features are GEMM-filtered in float32
-_FLOAT32_FILTER_FEATURES = 32
+_FLOAT32_FILTER_FEATURES = 8
 # the GEMM filter's dtype must hold the training norms times this (no overflow)
 _NORM_HEADROOM = 64
 
@@ -49,7 +49,7 @@ class BruteForce(NeighborIndex):
     norms; it is therefore only a filter: every candidate whose GEMM value lies within
     a rounding-error bound of the current k-th best distance is re-computed directly,
     and only direct distances are kept.  The filter runs in float32 (``sgemm``) for
-    float32 data and for float64 data with 32 or more features, in float64
+    float32 data and for float64 data with 8 or more features, in float64
     (``dgemm``) otherwise.  The GEMM runs one BLAS thread per search thread
     (``n_jobs`` sets their number) when threadpoolctl is installed; without it, BLAS
     runs as many threads as it is configured to (``OPENBLAS_NUM_THREADS``).

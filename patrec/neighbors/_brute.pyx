@@ -20,7 +20,9 @@
 # * `knn_gemm` (euclidean only) gets a block of distances from one GEMM,
 #   |q - t|^2 = |q|^2 + |t|^2 - 2 q.t, from scipy's BLAS (sgemm for float32, dgemm for
 #   float64), on data centred at the training mean (translation changes no distance
-#   but shrinks the norms, hence the rounding error).  The expansion cancels badly
+#   but shrinks the norms, hence the rounding error).  The GEMM itself subtracts the
+#   dot products from |t|^2 / 2 (beta = 1 on a block that already holds the half
+#   norms), so it hands over |t|^2 / 2 - q.t.  The expansion cancels badly
 #   when the distance is small next to the norms, so it is used only as a filter: a
 #   candidate is re-checked with the directly computed distance whenever its GEMM
 #   value minus a rounding-error bound,
@@ -29,17 +31,18 @@
 #   does not exceed the current k-th best (eps: the GEMM dtype's unit roundoff,
 #   tiny: its smallest normal number).  Why this bound holds: rounding the centred
 #   rows to the GEMM dtype moves q - t by at most eps (|q| + |t|); the two norms
-#   and the dot product each carry at most n_features eps times |q|^2 + |t|^2
-#   (Higham's gamma_n bound, whatever the BLAS summation order); the filter's own
-#   three operations and the direct distance add a few eps more; the factor 8
-#   leaves room to spare.  Underflow (subnormal numbers) breaks relative bounds
+#   and the GEMM's value (a sum of n_features + 1 terms: the half norm and the
+#   products, added in whatever order the BLAS chooses) each carry at most
+#   (n_features + 1) eps times |q|^2 + |t|^2 (Higham's gamma_n bound, since
+#   |t|^2 / 2 + sum |q_i t_i| <= |q|^2 + |t|^2); the filter's own operations and the
+#   direct distance add a few eps more; the factor 8 leaves room to spare.  Underflow (subnormal numbers) breaks relative bounds
 #   but its absolute error is far below `floor`.  Overflow is kept out: the
 #   Python side never picks a GEMM dtype in which the training norms come near
 #   its largest number, and a query whose norm does (far from the training set)
 #   is compared directly with every sample.
 #   Only directly computed distances enter the heap, so the neighbours and
-#   distances are exactly those of `knn_direct`.  For float64 data with many
-#   features the filter may run in float32 (sgemm, twice dgemm's speed): the bound
+#   distances are exactly those of `knn_direct`.  For float64 data the filter may
+#   run in float32 (sgemm: twice dgemm's speed, half its memory traffic): the bound
 #   then uses float32's eps and the re-check stays in float64.
 #
 # * The filter's cost next to the GEMM's (what _filter_row does).  The test is
@@ -48,9 +51,11 @@
 #       |t|^2 / 2 - q.t - (slack / 2) |t|^2 <= (k-th + floor - keep |q|^2) / 2
 #   with keep = 1 - slack.  A row of the GEMM block is scanned in groups of GROUP
 #   candidates by a branch-free loop against the looser limit + (slack / 2) max |t|^2
-#   (the chunk's largest norm): one subtraction, one comparison and one OR per
+#   (the chunk's largest norm): one load, one comparison and one blend per
 #   candidate, which the compiler vectorises; only a group where something passes
-#   is looked at candidate by candidate.  A looser test lets through more, never
+#   is looked at candidate by candidate.  Right after a query's row is scanned, the
+#   next chunk's half norms are copied into it (the row is still in the L1 cache),
+#   which spares the BLAS a pass of its own that zeroes the block (beta = 0).  A looser test lets through more, never
 #   fewer, candidates, and its one extra rounding is far inside the factor 8.
 #   In a query's first chunk the heap is empty and every improvement of the k-th
 #   best so far would be re-checked, about k ln(chunk / k) direct distances: the k

@@ -5,6 +5,8 @@ GEMM values of a chunk in groups, and re-checks the candidates that pass with th
 directly computed distance.  Its answer must be `knn_direct`'s bit for bit (same
 distances, same indices, ties by the lower index), whatever the block shapes --
 including blocks that end inside a group, a single query or training row per block,
+a last chunk shorter than the others (each chunk's GEMM starts from the half norms
+that the scan of the previous chunk laid out),
 training chunks with an outlying norm (which loosens the group test), float64 data
 filtered in float32, tiny and huge magnitudes -- and with ``n_jobs=2``.
 """
@@ -49,14 +51,14 @@ SCALES = {np.float32: {"unit": 1.0, "tiny": 1e-25, "large": 1e12},
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("n_features", [1, 5, 40, 70])
+@pytest.mark.parametrize("n_features", [1, 5, 8, 40, 70])
 @pytest.mark.parametrize("magnitude", ["unit", "tiny", "large"])
 def test_every_block_shape_gives_the_direct_answer(dtype, n_features, magnitude):
     X, Q = data_with_ties(300, n_features, dtype, SCALES[dtype][magnitude],
                           seed=n_features)
     index = BruteForce(X)
     assert index._use_gemm
-    if dtype == np.float64 and n_features >= 32 and magnitude != "large":
+    if dtype == np.float64 and n_features >= 8 and magnitude != "large":
         assert index._centered.dtype == np.float32  # float64 through a float32 filter
     for k in (1, 4, 37):
         expected = direct(X, Q, k)
@@ -94,11 +96,13 @@ def test_queries_far_from_the_training_set_inside_blocks():
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_two_threads_give_the_one_thread_answer(dtype):
+@pytest.mark.parametrize("n_features", [8, 64])
+def test_two_threads_give_the_one_thread_answer(dtype, n_features):
     """Several query blocks per thread, chunks of the default size."""
     rng = np.random.default_rng(7)
-    X = rng.normal(size=(4000, 64)).astype(dtype)
-    Q = np.vstack([X[:50], rng.normal(size=(2500, 64))]).astype(dtype)
+    X = rng.normal(size=(4000, n_features)).astype(dtype)
+    X[100:140] = X[0]  # duplicates: ties broken by the lower index in every thread
+    Q = np.vstack([X[:50], rng.normal(size=(2500, n_features))]).astype(dtype)
     index = BruteForce(X)
     one = index.query(Q, k=5, n_jobs=1)
     two = index.query(Q, k=5, n_jobs=2)

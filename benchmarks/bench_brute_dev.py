@@ -2,7 +2,10 @@
 
 Usage: python benchmarks/bench_brute_dev.py [d=64,784] [dtype=float32,float64]
        [k=1,5,10] [n=50000] [q=1000] [repeats=5] [data=normal] [gemm]
-       python benchmarks/bench_brute_dev.py jobs   (n_jobs=2 against n_jobs=1)
+       [base=PATH]
+       python benchmarks/bench_brute_dev.py jobs [d=8,64,784] [dtype=float64,float32]
+                                            [tree] [base=PATH]
+                                            (n_jobs=2 against n_jobs=1)
 
 Needs the bench extra (faiss-cpu, scikit-learn-intelex).  A development companion
 of bench_neighbors.py's highdim and threads sections, with more shapes.
@@ -10,8 +13,15 @@ of bench_neighbors.py's highdim and threads sections, with more shapes.
 Ratios = peer time / patrec time (above 1: patrec faster), medians of interleaved
 repeats of CPU time (wall-time ratios in brackets; the machine is shared).
 ``gemm`` adds the time of patrec's GEMM calls alone (same block shapes).
+``base=PATH`` adds another built patrec checkout (for example ``/work/main``,
+built in place) as "base": before/after ratios from one run.
 Training sizes default to 50 000 points at d = 64 and 20 000 at d = 784.
+
+FAISS computes in float32 only: for float64 data it is given the training set
+converted once (its build) and the queries converted inside the timed call, as a
+float64 user must; its distances are then float32's, not exact.
 """
+import importlib.util
 import os
 import sys
 import time
@@ -30,6 +40,20 @@ from scipy.linalg import blas  # noqa: E402
 from patrec.neighbors import BruteForce  # noqa: E402
 
 ARGS = dict(arg.split("=", 1) if "=" in arg else (arg, "1") for arg in sys.argv[1:])
+
+
+def load_base(path):
+    """The patrec package of another built checkout, imported as ``patrec_base``."""
+    spec = importlib.util.spec_from_file_location(
+        "patrec_base", os.path.join(path, "patrec", "__init__.py"),
+        submodule_search_locations=[os.path.join(path, "patrec")])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["patrec_base"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+BASE = load_base(ARGS["base"]) if "base" in ARGS else None
 
 
 def values(name, default, cast=int):
@@ -72,22 +96,28 @@ def gemm_only(index, Q, bq, bt):
 
 
 def jobs(repeats):
-    """n_jobs=2 against n_jobs=1: wall time, total CPU time (near 1 when the threads
-    add no work of their own) and the load average of the moment."""
+    """n_jobs=2 against n_jobs=1: medians of interleaved wall times, the total CPU
+    time (near 1 when the threads add no work of their own) and the load average
+    of the moment (a busy machine hides the second thread's gain)."""
     from patrec.neighbors import BranchBoundTree
     rng = np.random.default_rng(0)
     cases = {}
-    for d, n in ((64, 50_000), (784, 20_000)):
-        X = rng.normal(size=(n, d)).astype(np.float32)
-        cases[f"brute d={d} float32"] = (BruteForce(X),
-                                         rng.normal(size=(4000, d)).astype(np.float32))
-    X = rng.uniform(size=(100_000, 8))
-    cases["tree uniform d=8"] = (BranchBoundTree(X, random_state=0),
-                                 rng.uniform(size=(10_000, 8)))
+    for d in values("d", "8,64,784"):
+        n = {8: 100_000, 64: 50_000}.get(d, 20_000)
+        for dtype in values("dtype", "float64,float32", str):
+            X = rng.normal(size=(n, d)).astype(dtype)
+            Q = rng.normal(size=(5000 if d < 256 else 2000, d)).astype(dtype)
+            cases[f"brute d={d} {dtype}"] = (BruteForce(X), Q)
+            if BASE is not None:
+                cases[f"base brute d={d} {dtype}"] = (BASE.neighbors.BruteForce(X), Q)
+    if "tree" in ARGS:
+        X = rng.uniform(size=(100_000, 8))
+        cases["tree uniform d=8"] = (BranchBoundTree(X, random_state=0),
+                                     rng.uniform(size=(10_000, 8)))
     for name, (index, Q) in cases.items():
         calls = {j: (lambda j=j: index.query(Q, k=5, n_jobs=j)) for j in (1, 2)}
         cpu, wall = interleaved(calls, repeats)
-        print(f"{name:20s} k=5 q={len(Q)}: n_jobs=2 speedup {wall[1] / wall[2]:.2f}"
+        print(f"{name:26s} k=5 q={len(Q)}: n_jobs=2 speedup {wall[1] / wall[2]:.2f}"
               f" (wall {wall[1] * 1e3:.0f} -> {wall[2] * 1e3:.0f} ms), CPU time x"
               f"{cpu[2] / cpu[1]:.2f}, load average {os.getloadavg()[0]:.2f}",
               flush=True)
@@ -111,12 +141,15 @@ def main():
                         index = BruteForce(X)
                         flat = faiss.IndexFlatL2(d)
                         flat.add(X.astype(np.float32))
-                        Q32 = Q.astype(np.float32)
                         xnn = XNN(algorithm="brute").fit(X)
+                        base = BASE.neighbors.BruteForce(X) if BASE else None
                         for k in values("k", "1,5,10"):
                             calls = {"patrec": lambda: index.query(Q, k=k),
-                                     "faiss": lambda: flat.search(Q32, k),
+                                     "faiss": lambda: flat.search(
+                                         Q.astype(np.float32, copy=False), k),
                                      "intelex": lambda: xnn.kneighbors(Q, k)}
+                            if base is not None:
+                                calls["base"] = lambda: base.query(Q, k=k)
                             if "gemm" in ARGS:
                                 bq = 256 if d >= 256 else 128
                                 bt = 2048 if d >= 256 else 1024
@@ -124,7 +157,7 @@ def main():
                             t, w = interleaved(calls, repeats)
                             line = (f"d={d:4d} n={n:6d} q={nq:5d} {kind:7s} {dtype}"
                                     f" k={k:2d}  patrec {t['patrec'] * 1e3:7.1f} ms")
-                            for peer in ("faiss", "intelex", "gemm"):
+                            for peer in ("base", "faiss", "intelex", "gemm"):
                                 if peer in t:
                                     line += (f"  {peer} {t[peer] / t['patrec']:5.2f}"
                                              f" (wall {w[peer] / w['patrec']:4.2f})")

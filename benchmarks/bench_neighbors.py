@@ -21,7 +21,9 @@ longest):
   ``auto`` index against the fastest peer (and every peer in the JSON line).
 - build: tree construction at n = 1 000 000 against cKDTree's and pykdtree's.
 - highdim: brute force at d = 64 and 784, float32 and float64, against
-  scikit-learn-intelex, FAISS and scikit-learn.
+  scikit-learn-intelex, FAISS and scikit-learn.  FAISS computes in float32 only:
+  for float64 data its index holds the training set converted once, and the
+  queries are converted inside the timed call (its distances are then float32's).
 - auto: the choice of ``algorithm="auto"`` on a grid of workloads: time of auto
   (choice included) against the better of tree and brute force, both for a
   classifier (built once, then 5 000 queries) and for editing (every training point
@@ -38,6 +40,7 @@ Single thread unless stated: ``_common`` limits BLAS and OpenMP, scikit-learn-in
 runs on TBB threads and is pinned with ``daal4py.daalinit(1)``, FAISS with
 ``faiss.omp_set_num_threads(1)``.
 """
+import os
 import sys
 import time
 import tracemalloc
@@ -287,11 +290,11 @@ def highdim():
                     intel = sklearnex_neighbors.NearestNeighbors(
                         n_neighbors=k, algorithm="brute").fit(X)
                     calls["sklearnex.brute"] = lambda: intel.kneighbors(Q)
-                if faiss is not None:
-                    flat = faiss.IndexFlatL2(d)
+                if faiss is not None:  # float32 only: float64 queries are converted
+                    flat = faiss.IndexFlatL2(d)  # in the timed call, as a user must
                     flat.add(X.astype(np.float32))
-                    Q32 = Q.astype(np.float32)
-                    calls["faiss.IndexFlatL2"] = lambda: flat.search(Q32, k)
+                    calls["faiss.IndexFlatL2"] = lambda: flat.search(
+                        Q.astype(np.float32, copy=False), k)
                 times = interleaved(calls)
                 params = {"d": d, "dtype": np.dtype(dtype).name, "k": k,
                           "n_train": n_train, "n_queries": n_queries}
@@ -392,24 +395,34 @@ def calibrate():
 
 
 def threads():
-    """``n_jobs=2`` against ``n_jobs=1`` (the reference is patrec itself)."""
+    """``n_jobs=2`` against ``n_jobs=1`` (the reference is patrec itself).
+
+    Wall-clock medians of interleaved runs; each line also gives the load average
+    of the moment: the gain of a second thread shows only on an otherwise idle
+    machine (Linux shares the cores between sessions, not threads).
+    """
     rng = np.random.default_rng(0)
     n_train = 20_000 if QUICK else 100_000
     for kind, d in (("uniform", 8), ("clustered", 16)):
         X, Q = make_data(kind, n_train, d, rng), make_data(kind, 20_000, d, rng)
         tree = BranchBoundTree(X, random_state=0)
         times = interleaved({"two": lambda: tree.query(Q, k=5, n_jobs=2),
-                             "one": lambda: tree.query(Q, k=5, n_jobs=1)})
+                             "one": lambda: tree.query(Q, k=5, n_jobs=1)}, repeats=5)
         report("bnb_tree_n_jobs", {"data": kind, "d": d, "k": 5, "n_jobs": 2},
-               times["two"], "patrec n_jobs=1", times["one"])
+               times["two"], "patrec n_jobs=1", times["one"],
+               load_average=round(os.getloadavg()[0], 2))
     for d in (8, 64):
-        X, Q = rng.normal(size=(n_train, d)), rng.normal(size=(5_000, d))
-        brute = BruteForce(X)
-        times = interleaved({"two": lambda: brute.query(Q, k=5, n_jobs=2),
-                             "one": lambda: brute.query(Q, k=5, n_jobs=1)})
-        report("brute_n_jobs", {"d": d, "k": 5, "n_jobs": 2, "n_train": n_train,
-                                "n_queries": 5_000}, times["two"],
-               "patrec n_jobs=1", times["one"])
+        for dtype in ("float64", "float32"):
+            X = rng.normal(size=(n_train, d)).astype(dtype)
+            Q = rng.normal(size=(5_000, d)).astype(dtype)
+            brute = BruteForce(X)
+            times = interleaved({"two": lambda: brute.query(Q, k=5, n_jobs=2),
+                                 "one": lambda: brute.query(Q, k=5, n_jobs=1)},
+                                repeats=5)
+            report("brute_n_jobs", {"d": d, "dtype": dtype, "k": 5, "n_jobs": 2,
+                                    "n_train": n_train, "n_queries": 5_000},
+                   times["two"], "patrec n_jobs=1", times["one"],
+                   load_average=round(os.getloadavg()[0], 2))
 
 
 def brute_lowdim():

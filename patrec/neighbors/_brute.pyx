@@ -256,11 +256,17 @@ cdef inline bint _any_at_most(const gemm_t* values, intp_t n,
                               gemm_t limit) noexcept nogil:
     """Is any of the n values at most ``limit``?  (A loop without branches.)
 
-    The flag has the values' own type: compilers vectorise this loop for float64
-    too only so (an integer flag mixes widths that SSE2 cannot compare).
+    Written so that compilers vectorise it with plain SSE2: an integer flag OR-ed
+    with each comparison for float32 (compare, AND, OR), a float64 flag for
+    float64 (an integer flag would mix widths that SSE2 cannot compare).
     """
     cdef intp_t g
+    cdef int int_hit = 0
     cdef gemm_t hit = 0
+    if gemm_t is float32_t:
+        for g in range(n):
+            int_hit |= values[g] <= limit
+        return int_hit
     for g in range(n):
         hit = 1 if values[g] <= limit else hit
     return hit != 0

@@ -34,7 +34,8 @@ longest):
 
 Filters: ``--quick`` (smaller sizes), ``--dims=2,8``, ``--n=10000,100000``,
 ``--k=1,5``, ``--kinds=uniform,clustered``, ``--dtypes=float32``,
-``--queries=separate,self`` restrict the grid (``--dims`` also the table).
+``--queries=separate,self`` restrict the grid (``--dims`` also the table,
+``--kinds``, ``--dims`` and ``--n`` the auto section).
 Single thread unless stated: ``_common`` limits BLAS and OpenMP, scikit-learn-intelex
 runs on TBB threads and is pinned with ``daal4py.daalinit(1)``, FAISS with
 ``faiss.omp_set_num_threads(1)``.
@@ -317,6 +318,8 @@ def auto():
     cases = [("uniform", d) for d in (2, 4, 8, 12, 16, 24, 32)]
     cases += [("clustered", d) for d in (4, 8, 16, 32, 64)]
     cases += [("digits8", 8), ("swissroll3", 3), ("swissroll8", 8)]
+    cases = [(kind, d) for kind, d in cases
+             if kind in (_option("kinds") or [kind]) and d in (_option("dims", int) or [d])]
     for kind, d in cases:
         for n in sizes:
             rng = np.random.default_rng(n + d)

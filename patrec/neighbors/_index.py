@@ -186,7 +186,10 @@ def prepare_rows(metric, X):
 #   brute force, per (query, sample) pair: 2.5 + 0.025 d with the GEMM filter
 #       (euclidean family), 3 + 0.35 d computing every distance directly;
 #   tree (the default k-d partition): building, 750 per sample; searching,
-#       4 + 1.5 d per distance evaluation (to samples, node means and node boxes).
+#       4 + 1.5 d per distance evaluation (to samples, node means and node boxes),
+#       times 1 + 0.25 log2(n / 100 000) above 100 000 samples, where the tree
+#       outgrows the caches (measured at 1 000 000: 42 .. 49 per evaluation in
+#       10 .. 16 dimensions, while brute force keeps its cost per pair).
 # The evaluations per query depend on the data far more than on n and d (a tree
 # prunes tight clusters in 64 dimensions but hardly anything of uniform data in 16),
 # so when the data are at hand they are measured (`probe_evaluations`); without
@@ -195,14 +198,19 @@ _BRUTE_GEMM_PAIR = (2.5, 0.025)
 _BRUTE_DIRECT_PAIR = (3.0, 0.35)
 _TREE_BUILD_SAMPLE = 750.0
 _TREE_EVALUATION = (4.0, 1.5)
+_TREE_CACHE_SIZE = 100_000
+_TREE_CACHE_GROWTH = 0.25
 # The probe: trees over two nested random subsets of these sizes (or all samples
-# when fewer), searched from this many samples, in batches; a batch making
+# when fewer; above 65 536 samples, n / 64 and n / 16 of them, at most 16 384 and
+# 65 536, so that the extrapolation to n stays short), searched from this many
+# samples, in batches; a batch making
 # `_PROBE_HOPELESS` times the subset's size in evaluations (samples, means and
 # boxes: more than brute force would) ends the probe.  The tree is taken without a
 # probe when the model predicts it `_CLEAR_WIN` times cheaper than brute force for
 # Gaussian-like data: clusters or a low intrinsic dimension only make it cheaper
 # still.
 _PROBE_SIZES = (1024, 4096)
+_PROBE_LARGEST = 65536
 _PROBE_QUERIES = 32
 _PROBE_BATCH = 8
 _PROBE_HOPELESS = 1.0
@@ -230,18 +238,19 @@ def probe_evaluations(X, k=1, metric="euclidean", p=2, metric_params=None,
     """The distance evaluations per query of a tree search on ``X``, measured.
 
     Builds `BranchBoundTree` over a random subset of the samples (1 024, then 4 096
-    of them, nested), searches it from 32 samples for their ``k`` nearest
+    of them, nested; above 65 536 samples n / 64 and n / 16 of them, at most
+    16 384 and 65 536), searches it from 32 samples for their ``k`` nearest
     neighbours and counts the evaluations: samples held out of both subsets, or,
     with ``self_queries`` (editing searches the training set itself), samples of
     the subset.  With all samples probed the count is the answer; otherwise the two
     counts give the growth exponent ``b`` of the evaluations with the number of
-    samples, and the count is extrapolated as ``e(n) = e(4096) (n / 4096)^b``
-    (``0 <= b <= 1``, at most n).  Should a batch of 8 searches make more
-    evaluations than the subset has samples (means and boxes count too), the tree
-    prunes nothing and ``n`` is returned at once.  The subsets follow the data's
-    own distribution, so clusters, a low intrinsic dimension or spread-out noise
-    show in the counts as they will in the full tree.  Cost: two small trees and at most 64 searches;
-    deterministic (seeded).
+    samples, and the count is extrapolated from the larger subset, of ``m``
+    samples, as ``e(n) = e(m) (n / m)^b`` (``0 <= b <= 1``, at most n).  Should a
+    batch of 8 searches make more evaluations than the subset has samples (means
+    and boxes count too), the tree prunes nothing and ``n`` is returned at once.
+    The subsets follow the data's own distribution, so clusters, a low intrinsic
+    dimension or spread-out noise show in the counts as they will in the full tree.
+    Cost: two small trees and at most 64 searches; deterministic (seeded).
 
     Examples
     --------
@@ -254,7 +263,7 @@ def probe_evaluations(X, k=1, metric="euclidean", p=2, metric_params=None,
     """
     n_samples = X.shape[0]
     queries, rest = _probe_rows(X, self_queries)
-    sizes = sorted({min(size, rest.shape[0]) for size in _PROBE_SIZES})
+    sizes = sorted({min(size, rest.shape[0]) for size in _probe_sizes(n_samples)})
     counts = []
     for size in sizes:
         tree = _subset_tree(X, rest[:size], metric, p, metric_params, tree_params)
@@ -267,6 +276,14 @@ def probe_evaluations(X, k=1, metric="euclidean", p=2, metric_params=None,
     growth = np.log(counts[1] / counts[0]) / np.log(sizes[1] / sizes[0])
     growth = min(max(float(growth), 0.0), 1.0)
     return min(float(n_samples), counts[1] * (n_samples / sizes[1]) ** growth)
+
+
+def _probe_sizes(n_samples):
+    """The sizes of the probe's two subsets: 1 024 and 4 096, and for larger data
+    sets n / 64 and n / 16 (at most 16 384 and 65 536): a tree that prunes nothing
+    among a thousand samples in 12 dimensions skips 98% of a million."""
+    largest = min(_PROBE_LARGEST, max(_PROBE_SIZES[1], n_samples // 16))
+    return largest * _PROBE_SIZES[0] // _PROBE_SIZES[1], largest
 
 
 def _probe_rows(X, self_queries):
@@ -343,7 +360,8 @@ def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True,
     if evaluations is None:
         evaluations = tree_evaluations(n_samples, n_features)
     fixed, per_feature = _TREE_EVALUATION
-    tree = n_queries * evaluations * (fixed + per_feature * n_features)
+    cache = 1 + _TREE_CACHE_GROWTH * np.log2(max(1.0, n_samples / _TREE_CACHE_SIZE))
+    tree = n_queries * evaluations * (fixed + per_feature * n_features) * cache
     if build:
         tree += n_samples * _TREE_BUILD_SAMPLE
     return brute, tree
@@ -362,9 +380,10 @@ def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None, *, X=No
     (`probe_evaluations`) unless the prediction already makes the tree four
     times cheaper; up to 16 384 samples the probe searches the tree over all of
     them instead (unless a tree over 1 024 of them prunes nothing), which
-    `build_index` then keeps if it is chosen.  With ``n_queries`` known (editing searches every sample
-    once) the construction counts; without it (a classifier's ``fit``) the index
-    is expected to serve many queries and only the cost per query counts.  So the
+    `build_index` then keeps if it is chosen.  With ``n_queries`` known (editing
+    searches every sample once) the construction counts; without it (a
+    classifier's ``fit``) the index is expected to serve many queries and only
+    the cost per query counts.  So the
     tree is picked wherever the data let it prune — low dimension, clusters, a low
     intrinsic dimension — and brute force for spread-out data in many dimensions.
 

@@ -100,3 +100,25 @@ def test_verbose_reaches_the_tree_the_probe_keeps(capsys):
     build_index(X, k=5, verbose=1)
     err = capsys.readouterr().err
     assert err.count("[BranchBoundTree] built") == 1
+
+
+def test_probe_subsets_grow_with_the_data():
+    assert _index._probe_sizes(10_000) == (1024, 4096)
+    assert _index._probe_sizes(65_536) == (1024, 4096)
+    assert _index._probe_sizes(1_000_000) == (15_625, 62_500)
+    assert _index._probe_sizes(10 ** 8) == (16_384, 65_536)
+
+
+def test_a_large_data_set_is_probed_on_subsets_of_its_size(built_trees):
+    X = clusters(np.random.default_rng(8), 80_000, 16)
+    probe_evaluations(X, 5)
+    assert built_trees == [1250, 5000]
+
+
+def test_the_tree_costs_more_per_evaluation_once_it_outgrows_the_caches():
+    costs = [_index.search_costs(n, 12, "euclidean", n_queries=1, build=False,
+                                 evaluations=1000.0) for n in (10_000, 100_000,
+                                                               1_000_000)]
+    assert costs[0][1] == costs[1][1] < costs[2][1] < 2 * costs[1][1]
+    assert [brute / n for (brute, _), n in zip(costs, (1e4, 1e5, 1e6))] == \
+        pytest.approx([costs[0][0] / 1e4] * 3)

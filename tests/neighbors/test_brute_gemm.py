@@ -131,3 +131,23 @@ def test_worker_threads_run_single_threaded_blas_and_the_setting_comes_back():
         assert blas_threads() == [1] * len(before)
         outer.__exit__(None, None, None)
         assert blas_threads() == before
+
+
+def test_float64_data_of_low_intrinsic_dimension_through_the_float32_filter():
+    """Eight features, float64, filtered in float32: points on a line with a large
+    offset and one feature a million times the others (distances far below the
+    float32 filter's resolution next to the norms) still get the direct answer."""
+    rng = np.random.default_rng(8)
+    t = rng.uniform(size=3000)
+    X = 1e4 + np.outer(t, rng.normal(size=8)) + 1e-9 * rng.normal(size=(3000, 8))
+    X[:, 0] *= 1e6
+    X[1000:1010] = X[5]  # exact duplicates
+    Q = np.vstack([X[:20], X[:20] + 1e-7])
+    index = BruteForce(X)
+    assert index._centered.dtype == np.float32
+    for k in (1, 5, 12):
+        expected = direct(X, Q, k)
+        for shape in [(0, 0), (7, 45)]:
+            got = gemm(index, Q, k, *shape)
+            np.testing.assert_array_equal(got[1], expected[1], err_msg=str((k, shape)))
+            np.testing.assert_array_equal(got[0], expected[0], err_msg=str((k, shape)))

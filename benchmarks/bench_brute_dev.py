@@ -96,9 +96,11 @@ def gemm_only(index, Q, bq, bt):
 
 
 def jobs(repeats):
-    """n_jobs=2 against n_jobs=1: medians of interleaved wall times, the total CPU
-    time (near 1 when the threads add no work of their own) and the load average
-    of the moment (a busy machine hides the second thread's gain)."""
+    """n_jobs=2 against n_jobs=1: medians of wall times, every case's runs
+    interleaved with every other's (so the tree, given with ``tree``, is a control
+    under the same load); also the total CPU time (near 1 when the threads add no
+    work of their own) and the load average (a busy machine hides the second
+    thread's gain: Linux shares the cores between sessions, not threads)."""
     from patrec.neighbors import BranchBoundTree
     rng = np.random.default_rng(0)
     cases = {}
@@ -114,13 +116,15 @@ def jobs(repeats):
         X = rng.uniform(size=(100_000, 8))
         cases["tree uniform d=8"] = (BranchBoundTree(X, random_state=0),
                                      rng.uniform(size=(10_000, 8)))
+    calls = {(name, j): (lambda index=index, Q=Q, j=j: index.query(Q, k=5, n_jobs=j))
+             for name, (index, Q) in cases.items() for j in (1, 2)}
+    cpu, wall = interleaved(calls, repeats)
     for name, (index, Q) in cases.items():
-        calls = {j: (lambda j=j: index.query(Q, k=5, n_jobs=j)) for j in (1, 2)}
-        cpu, wall = interleaved(calls, repeats)
-        print(f"{name:26s} k=5 q={len(Q)}: n_jobs=2 speedup {wall[1] / wall[2]:.2f}"
-              f" (wall {wall[1] * 1e3:.0f} -> {wall[2] * 1e3:.0f} ms), CPU time x"
-              f"{cpu[2] / cpu[1]:.2f}, load average {os.getloadavg()[0]:.2f}",
-              flush=True)
+        one, two = (name, 1), (name, 2)
+        print(f"{name:26s} k=5 q={len(Q)}: n_jobs=2 speedup {wall[one] / wall[two]:.2f}"
+              f" (wall {wall[one] * 1e3:.0f} -> {wall[two] * 1e3:.0f} ms), CPU time x"
+              f"{cpu[two] / cpu[one]:.2f}", flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f}")
 
 
 def main():

@@ -4,7 +4,7 @@ Usage: python benchmarks/bench_brute_dev.py [d=64,784] [dtype=float32,float64]
        [k=1,5,10] [n=50000] [q=1000] [repeats=5] [data=normal] [gemm]
        [base=PATH]
        python benchmarks/bench_brute_dev.py jobs [d=8,64,784] [dtype=float64,float32]
-                                            [tree] [base=PATH]
+                                            [tree] [base=PATH] [shapes=256x256,...]
                                             (n_jobs=2 against n_jobs=1)
 
 Needs the bench extra (faiss-cpu, scikit-learn-intelex).  A development companion
@@ -13,6 +13,8 @@ of bench_neighbors.py's highdim and threads sections, with more shapes.
 Ratios = peer time / patrec time (above 1: patrec faster), medians of interleaved
 repeats of CPU time (wall-time ratios in brackets; the machine is shared).
 ``gemm`` adds the time of patrec's GEMM calls alone (same block shapes).
+``shapes=BQxBT,...`` (jobs) adds the kernel run with other blocks of queries x
+training rows than its defaults.
 ``base=PATH`` adds another built patrec checkout (for example ``/work/main``,
 built in place) as "base": before/after ratios from one run.
 Training sizes default to 50 000 points at d = 64 and 20 000 at d = 784.
@@ -95,6 +97,29 @@ def gemm_only(index, Q, bq, bt):
             gemm(1.0, C[t0:t0 + bt], Qc[q0:q0 + bq], trans_b=True)
 
 
+class _Blocks:
+    """A BruteForce searched with given block shapes (the kernel called directly)."""
+
+    def __init__(self, index, block_queries, block_train):
+        self.index, self.shape = index, (block_queries, block_train)
+
+    def query(self, Q, k, n_jobs):
+        from patrec._parallel import run_row_ranges, single_thread_blas
+        from patrec.neighbors import _brute
+        index = self.index
+        distances = np.empty((len(Q), k), dtype=index._data.dtype)
+        indices = np.empty((len(Q), k), dtype=np.intp)
+
+        def rows(start, stop):
+            with single_thread_blas():
+                _brute.knn_gemm(Q[start:stop], index._data, index._centered,
+                                index._sqnorms, index._center, distances[start:stop],
+                                indices[start:stop], *self.shape)
+
+        run_row_ranges(rows, len(Q), n_jobs)
+        return distances, indices
+
+
 def jobs(repeats):
     """n_jobs=2 against n_jobs=1: medians of wall times, every case's runs
     interleaved with every other's (so the tree, given with ``tree``, is a control
@@ -109,7 +134,11 @@ def jobs(repeats):
         for dtype in values("dtype", "float64,float32", str):
             X = rng.normal(size=(n, d)).astype(dtype)
             Q = rng.normal(size=(5000 if d < 256 else 2000, d)).astype(dtype)
-            cases[f"brute d={d} {dtype}"] = (BruteForce(X), Q)
+            index = BruteForce(X)
+            cases[f"brute d={d} {dtype}"] = (index, Q)
+            for shape in ARGS.get("shapes", "").split(",") if "shapes" in ARGS else []:
+                cases[f"brute d={d} {dtype} {shape}"] = (
+                    _Blocks(index, *(int(v) for v in shape.split("x"))), Q)
             if BASE is not None:
                 cases[f"base brute d={d} {dtype}"] = (BASE.neighbors.BruteForce(X), Q)
     if "tree" in ARGS:

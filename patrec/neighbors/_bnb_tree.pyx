@@ -58,7 +58,7 @@ from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors._distances cimport (CITYBLOCK, MINKOWSKI, MetricKind,
                                           SQEUCLIDEAN, dist_to_rdist, rdist,
-                                          rdist_to_dist)
+                                          rdist_to_dist, sqeuclidean_rdist)
 from patrec.neighbors._heap cimport heap_init, heap_make, heap_push, heap_sort
 
 cdef enum:
@@ -75,6 +75,7 @@ cdef struct Tree:
     const double* radius
     const double* to_center
     const intp_t* order
+    const intp_t* node_dim
     intp_t n_features
     MetricKind kind
     double p
@@ -83,12 +84,30 @@ cdef struct Tree:
     bint use_boxes
 
 
+cdef struct Pending:
+    # a cell of the euclidean k-d search still to visit
+    intp_t node
+    double lb       # its reduced distance L from the query
+    intp_t dim      # the feature whose gap it changes (-1: none) ...
+    double gap      # ... and that gap
+    intp_t trail    # the length of the trail of changed gaps at its parent
+
+
+cdef struct Workspace:
+    # per-thread scratch of the euclidean k-d search (sizes: depth + 2, n_features)
+    Pending* stack
+    intp_t* trail_dim
+    double* trail_gap
+    double* gap
+
+
 cdef struct Search:
     # k-NN: the heap (dist in the floating buffer passed alongside), its size k and
     # the bound B.  Radius search: k == 0, B fixed and a growing result list.
     intp_t k
     intp_t* heap_idx
     double bound
+    double box_limit   # euclidean: (B * grow + tiny)^2, the box rule's reduced limit
     intp_t n_evals
     # radius search results
     intp_t n_found
@@ -308,11 +327,152 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
             return
 
 
+# -- the euclidean k-d search ---------------------------------------------------------
+#
+# The common case, the euclidean metric on the k-d partition, has loops of its own
+# (measured 1.2 to 1.8 times faster than _visit_boxes at d = 2 to 8):
+#
+#   * The box rule with the incremental bound of Arya and Mount.  The search keeps,
+#     per feature j, gap_j: the distance from x_j to the interval of feature j of the
+#     current node's cell, and L = sum_j gap_j^2, the reduced distance from x to the
+#     cell.  A child's cell is its parent's with the interval of one feature, the one
+#     the parent was cut on (node_dim), narrowed to the child's own bounds
+#     [low_cj, high_cj]; so L is updated in O(1) instead of measured in O(d):
+#         L_c = L_p + (g - gap_j) * (g + gap_j),  g the gap of x_j to [low_cj, high_cj]
+#     The cell holds every sample of the child, so L_c is at most the reduced
+#     distance of each; a child with L_c > (B * grow + tiny)^2 is pruned.  The
+#     children are visited nearest cell first.  The root's gaps are measured (one
+#     distance evaluation, counted).
+#   * A leaf reached gets every sample's distance (the shared kernel; a kernel for
+#     four rows at once was measured slower).  Rules 1 and 2 would
+#     cost a distance to the mean and a binary search per leaf; measured, scanning
+#     the whole leaf is faster, so this search does not apply them.
+#   * B is kept in reduced form too, box_limit = (B * grow + tiny)^2, recomputed only
+#     when the k-th best changes.  No recursion: a stack of the cells still to visit
+#     (each with its L and the one gap it changes) and a trail of the gaps changed on
+#     the current path, undone when the search backs up.
+#
+# Rounding: every term (g - gap_j) * (g + gap_j) is >= 0 (a child's interval lies
+# inside its ancestors', and rounding is monotone), so L is a sum of at most
+# n_features + depth nonnegative terms, each computed in double with a relative
+# error of a few units in the last place: L exceeds the exact distance to the cell
+# by a relative (n_features + depth + 8) * 2^-53 at most, which `grow` covers (see
+# tree.py), as it covers the samples' own rounding.
+
+cdef inline void _set_bound_sq(const Tree* tree, Search* search,
+                               const floating* heap_dist) noexcept nogil:
+    cdef double limit
+    if heap_dist[0] == INFINITY:
+        search.bound = INFINITY
+        search.box_limit = INFINITY
+    else:
+        search.bound = sqrt(<double> heap_dist[0])
+        limit = search.bound * tree.grow + tree.tiny
+        search.box_limit = limit * limit
+
+
+cdef inline void _offer_sq(const Tree* tree, Search* search, floating reduced,
+                           intp_t index, floating* heap_dist) noexcept nogil:
+    if reduced <= heap_dist[0]:
+        if heap_push(heap_dist, search.heap_idx, search.k, reduced, index):
+            _set_bound_sq(tree, search, heap_dist)
+
+
+cdef inline void _scan_leaf_sq(const Tree* tree, Search* search, intp_t node,
+                               const floating* x, const floating* data,
+                               floating* heap_dist) noexcept nogil:
+    cdef intp_t s, start = tree.node_start[node], stop = tree.node_end[node]
+    cdef intp_t n_features = tree.n_features
+    for s in range(start, stop):
+        _offer_sq(tree, search, sqeuclidean_rdist(x, &data[s * n_features], n_features),
+                  tree.order[s], heap_dist)
+    search.n_evals += stop - start
+
+
+cdef inline double _gap(double x, double low, double high) noexcept nogil:
+    """The distance from x to the interval [low, high]."""
+    cdef double below = low - x, above = x - high
+    if above > below:
+        below = above
+    return below if below > 0 else 0
+
+
+cdef void _search_kd_sq(const Tree* tree, Search* search, const floating* x,
+                        const floating* data, const floating* low,
+                        const floating* high, floating* heap_dist,
+                        Workspace* work) noexcept nogil:
+    cdef intp_t n_features = tree.n_features, top, trail = 0
+    cdef intp_t node, near, far, j
+    cdef double lb = 0, g_old, g_near, g_far, l_near, l_far
+    cdef Pending* stack = work.stack
+    cdef double* gap = work.gap
+    _set_bound_sq(tree, search, heap_dist)
+    for j in range(n_features):
+        gap[j] = _gap(x[j], low[j], high[j])
+        lb += gap[j] * gap[j]
+    search.n_evals += 1
+    stack[0].node = 0
+    stack[0].lb = lb
+    stack[0].dim = -1
+    stack[0].trail = 0
+    top = 1
+    while top > 0:
+        top -= 1
+        if stack[top].lb > search.box_limit:  # the box rule, with the B of now
+            continue
+        while trail > stack[top].trail:  # back to the gaps of the cell's parent ...
+            trail -= 1
+            gap[work.trail_dim[trail]] = work.trail_gap[trail]
+        node = stack[top].node
+        lb = stack[top].lb
+        j = stack[top].dim
+        if j >= 0:  # ... and the one gap this cell changes
+            work.trail_dim[trail] = j
+            work.trail_gap[trail] = gap[j]
+            trail += 1
+            gap[j] = stack[top].gap
+        while tree.node_nchild[node] != 0:
+            # the two children's cells: into the nearer, the other one for later
+            j = tree.node_dim[node]
+            near = tree.node_child[node]
+            far = near + 1
+            g_old = gap[j]
+            g_near = _gap(x[j], low[near * n_features + j], high[near * n_features + j])
+            g_far = _gap(x[j], low[far * n_features + j], high[far * n_features + j])
+            l_near = lb + (g_near - g_old) * (g_near + g_old)
+            l_far = lb + (g_far - g_old) * (g_far + g_old)
+            if l_far < l_near:
+                near, far = far, near
+                l_near, l_far = l_far, l_near
+                g_near, g_far = g_far, g_near
+            if not l_far > search.box_limit:
+                stack[top].node = far
+                stack[top].lb = l_far
+                stack[top].dim = j
+                stack[top].gap = g_far
+                stack[top].trail = trail
+                top += 1
+            if l_near > search.box_limit:
+                node = -1
+                break
+            work.trail_dim[trail] = j
+            work.trail_gap[trail] = g_old
+            trail += 1
+            gap[j] = g_near
+            node = near
+            lb = l_near
+        if node >= 0:
+            _scan_leaf_sq(tree, search, node, x, data, heap_dist)
+
+
 cdef void _search(const Tree* tree, Search* search, const floating* x,
                   const floating* data, const floating* centers,
                   const floating* low, const floating* high, floating* nearest,
-                  floating* heap_dist) noexcept nogil:
+                  floating* heap_dist, Workspace* work) noexcept nogil:
     cdef double d_root = 0.0
+    if tree.use_boxes and tree.kind == SQEUCLIDEAN and search.k > 0:
+        _search_kd_sq(tree, search, x, data, low, high, heap_dist, work)
+        return
     if tree.use_boxes:
         _visit_boxes(tree, search, 0, x, data, centers, low, high, nearest, heap_dist)
         return
@@ -323,12 +483,37 @@ cdef void _search(const Tree* tree, Search* search, const floating* x,
     _visit(tree, search, 0, d_root, x, data, centers, heap_dist)
 
 
+cdef int _alloc_workspace(Workspace* work, intp_t depth, intp_t n_features) noexcept:
+    work.stack = <Pending*> malloc((depth + 2) * sizeof(Pending))
+    work.trail_dim = <intp_t*> malloc((depth + 2) * sizeof(intp_t))
+    work.trail_gap = <double*> malloc((depth + 2) * sizeof(double))
+    work.gap = <double*> malloc(max(n_features, 1) * sizeof(double))
+    if (work.stack == NULL or work.trail_dim == NULL or work.trail_gap == NULL
+            or work.gap == NULL):
+        _free_workspace(work)
+        return -1
+    return 0
+
+
+cdef void _free_workspace(Workspace* work) noexcept:
+    free(work.stack)
+    free(work.trail_dim)
+    free(work.trail_gap)
+    free(work.gap)
+    work.stack = NULL
+    work.trail_dim = NULL
+    work.trail_gap = NULL
+    work.gap = NULL
+
+
 cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] node_start,
                      const intp_t[::1] node_end, const intp_t[::1] node_child,
                      const intp_t[::1] node_nchild, const double[::1] radius,
                      const double[::1] to_center, const intp_t[::1] order,
-                     double grow, double tiny, bint use_boxes) noexcept:
+                     double grow, double tiny, bint use_boxes,
+                     const intp_t[::1] node_dim) noexcept:
     cdef Tree tree
+    tree.node_dim = &node_dim[0]
     tree.node_start = &node_start[0]
     tree.node_end = &node_end[0]
     tree.node_child = &node_child[0]
@@ -352,23 +537,26 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
                const intp_t[::1] node_child, const intp_t[::1] node_nchild,
                const double[::1] radius, const double[::1] to_center,
                const intp_t[::1] order, double grow, double tiny,
+               const intp_t[::1] node_dim, intp_t depth,
                floating[:, ::1] out_dist, intp_t[:, ::1] out_idx,
                intp_t[::1] out_evals):
     """k nearest neighbours of each query: reduced distances and training indices,
     best first, and the number of distance evaluations per query."""
     cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
                                 node_child, node_nchild, radius, to_center, order,
-                                grow, tiny, use_boxes)
+                                grow, tiny, use_boxes, node_dim)
     cdef Search search
     cdef intp_t i, k = out_idx.shape[1]
     cdef SignalWatch watch
     cdef bint stopped = False
     cdef floating* nearest
+    cdef Workspace work
     watch.work = 0
     if queries.shape[0] == 0:
         return
     nearest = <floating*> malloc(data.shape[1] * sizeof(floating))
-    if nearest == NULL:
+    if nearest == NULL or _alloc_workspace(&work, depth, data.shape[1]) != 0:
+        free(nearest)
         raise MemoryError()
     search.k = k
     search.failed = False
@@ -379,13 +567,14 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
             search.bound = INFINITY
             search.n_evals = 0
             _search(&tree, &search, &queries[i, 0], &data[0, 0], &centers[0, 0],
-                    &low[0, 0], &high[0, 0], nearest, &out_dist[i, 0])
+                    &low[0, 0], &high[0, 0], nearest, &out_dist[i, 0], &work)
             heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)
             out_evals[i] = search.n_evals
             if stop_after(&watch, (search.n_evals + 1) * tree.n_features):
                 stopped = True
                 break
     free(nearest)
+    _free_workspace(&work)
     if stopped:
         raise_interrupt()
 
@@ -396,7 +585,8 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
                   bint use_boxes, const intp_t[::1] node_start, const intp_t[::1] node_end,
                   const intp_t[::1] node_child, const intp_t[::1] node_nchild,
                   const double[::1] radius, const double[::1] to_center,
-                  const intp_t[::1] order, double grow, double tiny, double r,
+                  const intp_t[::1] order, double grow, double tiny,
+                  const intp_t[::1] node_dim, intp_t depth, double r,
                   intp_t[::1] out_counts, intp_t[::1] out_evals):
     """Training samples within distance ``r`` of each query.
 
@@ -406,7 +596,7 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
     """
     cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
                                 node_child, node_nchild, radius, to_center, order,
-                                grow, tiny, use_boxes)
+                                grow, tiny, use_boxes, node_dim)
     cdef Search search
     cdef intp_t i, start
     cdef floating dummy = 0
@@ -429,7 +619,7 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
             start = search.n_found
             search.n_evals = 0
             _search(&tree, &search, &queries[i, 0], &data[0, 0], &centers[0, 0],
-                    &low[0, 0], &high[0, 0], nearest, &dummy)
+                    &low[0, 0], &high[0, 0], nearest, &dummy, NULL)
             if search.failed:
                 break
             out_counts[i] = search.n_found - start

@@ -172,6 +172,7 @@ class BranchBoundTree(NeighborIndex):
         self.random_state = random_state
         started = time.perf_counter()
         depth = self._partition(random_state, log)
+        self._depth = depth
         self._measure_nodes(log)
         log(1, f"built {self.n_nodes} nodes ({self.n_leaves} leaves of at most "
                f"{self.leaf_size} samples, depth {depth}) over {self.n_samples} samples "
@@ -224,6 +225,7 @@ class BranchBoundTree(NeighborIndex):
         if not self._use_boxes:
             low, high = low[:1], high[:1]  # (unused by the search)
         self._low, self._high = low, high
+        self._node_dim = np.argmax(high.astype(np.float64) - low, axis=1) if self._use_boxes else np.zeros(1, dtype=np.intp)
         log(2, f"means, radii and leaf distances measured in "
                f"{time.perf_counter() - started:.2f} s")
         # Rounding margin of the pruning rules (see _bnb_tree.pyx).
@@ -249,7 +251,7 @@ class BranchBoundTree(NeighborIndex):
         return (self._data, self._centers, self._low, self._high, self._use_boxes,
                 self._node_start, self._node_end,
                 self._node_child, self._node_nchild, self._radius, self._to_center,
-                self._order, self._grow, self._tiny)
+                self._order, self._grow, self._tiny, self._node_dim, self._depth)
 
     # -- search -------------------------------------------------------------------
 

@@ -34,6 +34,10 @@
 #     farther than B.  No node mean is measured on the way down.
 #   * leaf: D(x, M_p), rule 1, then the leaf's window as above (rule 2).
 #
+# `_search_kd_sq` searches the k-d partition for the euclidean metric, the common
+# case (see its section below): the same box rule on cells whose distance is
+# updated in O(1) on the way down, whole leaves scanned, no recursion.
+#
 # B is the current k-th best true distance (infinite until k samples were seen); the
 # k best (reduced distance, training index) pairs live in the bounded heap of
 # _heap.pxd, the same heap brute force uses, so ties go to the lower training index
@@ -44,7 +48,8 @@
 # added; a sample that brute force would return is therefore never pruned.
 #
 # Each query counts its distance evaluations (to samples, to node means and to
-# boxes: each costs one pass over the features).
+# boxes: each costs one pass over the features; the O(1) cell updates of
+# _search_kd_sq are not counted, its root's cell is).
 #
 # Python validates everything first (tree.py, _index.py); all loops run without the
 # GIL and allocate nothing per query except the radius search's growing result list.

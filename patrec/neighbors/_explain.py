@@ -53,7 +53,8 @@ class SearchExplanation:
     entered : structured ndarray
         The nodes in the order the search entered them, the root first: ``node``,
         ``distance`` D(x, M_p) (0 for an internal root, never measured; NaN for
-        the internal nodes of the k-d partition, pruned by their boxes alone) and
+        the internal nodes of the k-d partition, pruned by their boxes alone, and
+        for its leaves in the euclidean search, which scans them whole) and
         ``bound``, B on entering.
     pruned : structured ndarray
         The nodes skipped by rule 1, D(x, M_p) > B + r_p (for the k-d partition:
@@ -63,7 +64,10 @@ class SearchExplanation:
         The nodes of the k-d partition skipped by the box rule, D(x, box_p) > B
         (always empty for ``partition="kmeans"``):
         ``node``, ``distance`` D(x, box_p), the distance from x to the nearest
-        point of the node's bounding box, and ``bound`` B.
+        point of the node's bounding box, and ``bound`` B.  The euclidean search
+        uses the node's cell instead (its box in the feature its parent was cut
+        on, its ancestors' in the others; a lower bound of the box distance,
+        updated in O(1)).
     skipped : structured ndarray
         The samples of entered leaves skipped by rule 2: ``node`` (the leaf),
         ``sample`` (training index), ``to_center`` D(x_i, M_p), ``distance``

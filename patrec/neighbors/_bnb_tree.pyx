@@ -383,14 +383,30 @@ cdef inline void _offer_sq(const Tree* tree, Search* search, floating reduced,
             _set_bound_sq(tree, search, heap_dist)
 
 
-cdef inline void _scan_leaf_sq(const Tree* tree, Search* search, intp_t node,
-                               const floating* x, const floating* data,
-                               floating* heap_dist) noexcept nogil:
-    cdef intp_t s, start = tree.node_start[node], stop = tree.node_end[node]
-    cdef intp_t n_features = tree.n_features
+cdef inline void _scan_rows_sq(const Tree* tree, Search* search, intp_t start,
+                               intp_t stop, const floating* x, const floating* data,
+                               floating* heap_dist, intp_t n_features) noexcept nogil:
+    cdef intp_t s
     for s in range(start, stop):
         _offer_sq(tree, search, sqeuclidean_rdist(x, &data[s * n_features], n_features),
                   tree.order[s], heap_dist)
+
+
+cdef inline void _scan_leaf_sq(const Tree* tree, Search* search, intp_t node,
+                               const floating* x, const floating* data,
+                               floating* heap_dist) noexcept nogil:
+    # (a constant number of features lets the compiler unroll the kernel's loops)
+    cdef intp_t start = tree.node_start[node], stop = tree.node_end[node]
+    if tree.n_features == 2:
+        _scan_rows_sq(tree, search, start, stop, x, data, heap_dist, 2)
+    elif tree.n_features == 3:
+        _scan_rows_sq(tree, search, start, stop, x, data, heap_dist, 3)
+    elif tree.n_features == 4:
+        _scan_rows_sq(tree, search, start, stop, x, data, heap_dist, 4)
+    elif tree.n_features == 8:
+        _scan_rows_sq(tree, search, start, stop, x, data, heap_dist, 8)
+    else:
+        _scan_rows_sq(tree, search, start, stop, x, data, heap_dist, tree.n_features)
     search.n_evals += stop - start
 
 
@@ -582,6 +598,83 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
     _free_workspace(&work)
     if stopped:
         raise_interrupt()
+
+
+cdef inline unsigned int _spread(unsigned int v, intp_t n_dims) noexcept nogil:
+    """The bits of v moved n_dims places apart: bit b to bit b * n_dims (v below
+    2**10 for two dimensions, 2**7 for three)."""
+    if n_dims == 2:
+        v = (v | (v << 8)) & 0x00FF00FFu
+        v = (v | (v << 4)) & 0x0F0F0F0Fu
+        v = (v | (v << 2)) & 0x33333333u
+        return (v | (v << 1)) & 0x55555555u
+    if n_dims == 3:
+        v = (v | (v << 16)) & 0x030000FFu
+        v = (v | (v << 8)) & 0x0300F00Fu
+        v = (v | (v << 4)) & 0x030C30C3u
+        return (v | (v << 2)) & 0x09249249u
+    return v
+
+
+def locality_order(const floating[:, ::1] queries, const floating[::1] low,
+                   const floating[::1] high):
+    """The rows of ``queries`` sorted by their Morton (Z-order) code on the first one
+    to three features, scaled to the box ``low`` .. ``high`` (21 bits in all): rows
+    near in space come near in the order, so consecutive searches walk the same
+    nodes while they are still in the cache.  Two passes of a radix sort, O(n)."""
+    cdef intp_t n = queries.shape[0], n_dims = min(queries.shape[1], 3)
+    cdef intp_t bits, i, j, b, r, shift
+    cdef double scale[3]
+    cdef double top, cell
+    cdef unsigned int code
+    cdef unsigned int* codes
+    cdef intp_t* count
+    cdef intp_t* scratch
+    result = np.arange(n, dtype=np.intp)
+    cdef intp_t[::1] order = result
+    if n_dims == 0 or n < 2:
+        return result
+    bits = 21 // n_dims
+    top = (1 << bits) - 1
+    for j in range(n_dims):
+        cell = <double> high[j] - <double> low[j]
+        if not cell < INFINITY:  # too wide to scale: keep the order
+            return result
+        scale[j] = top / max(cell, 1e-300)
+    codes = <unsigned int*> malloc(n * sizeof(unsigned int))
+    scratch = <intp_t*> malloc(n * sizeof(intp_t))
+    count = <intp_t*> malloc((1 << 11) * sizeof(intp_t))
+    if codes == NULL or scratch == NULL or count == NULL:
+        free(codes)
+        free(scratch)
+        free(count)
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            code = 0
+            for j in range(n_dims):
+                cell = min(max((queries[i, j] - <double> low[j]) * scale[j], 0.0), top)
+                code |= _spread(<unsigned int> cell, n_dims) << j
+            codes[i] = code
+        # least significant 11 bits first, then the other 10; each pass stable
+        for shift in range(0, 22, 11):
+            for r in range(1 << 11):
+                count[r] = 0
+            for i in range(n):
+                count[(codes[order[i]] >> shift) & 2047] += 1
+            b = 0
+            for r in range(1 << 11):
+                b, count[r] = b + count[r], b
+            for i in range(n):
+                r = (codes[order[i]] >> shift) & 2047
+                scratch[count[r]] = order[i]
+                count[r] += 1
+            for i in range(n):
+                order[i] = scratch[i]
+    free(codes)
+    free(scratch)
+    free(count)
+    return result
 
 
 def radius_search(int kind, double p, const floating[:, ::1] queries,

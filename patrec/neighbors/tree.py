@@ -60,21 +60,6 @@ _KMEANS_BRANCHING = 4
 _LEAF_SIZE = {"kd": 32, "kmeans": 64}
 
 
-def _spread_bits(bits, n_dims):
-    """For every cell number below 2**bits, its bits moved n_dims places apart."""
-    values = np.arange(1 << bits, dtype=np.uint64)
-    spread = np.zeros_like(values)
-    for bit in range(bits):
-        spread |= ((values >> np.uint64(bit)) & np.uint64(1)) << np.uint64(bit * n_dims)
-    return spread
-
-
-# The Morton code of a query interleaves the bits of its cell numbers on the first
-# one to three features (21 bits in all), by table look-up.
-_MORTON_BITS = {1: 21, 2: 10, 3: 7}
-_MORTON_SPREAD = {2: _spread_bits(10, 2), 3: _spread_bits(7, 3)}
-
-
 class BranchBoundTree(NeighborIndex):
     """Exact k-nearest-neighbour and radius search by branch and bound.
 
@@ -275,36 +260,21 @@ class BranchBoundTree(NeighborIndex):
             _bnb_tree.knn_search(self._metric.kind, self._metric.p, X,
                                  *self._tree_arrays(), distances, indices, evaluations)
             return
-        # Visit the queries in a space-filling-curve order: neighbouring queries
-        # then walk the same nodes while they are still in the cache.
-        order = self._locality_order(X)
+        # Visit the queries in a space-filling-curve order (Morton's, on the first
+        # features): neighbouring queries then walk the same nodes while they are
+        # still in the cache.  (Any order gives the same answers.)
+        # (gathered into a copy and scattered back: reading and writing the rows
+        # in that order inside the search would wait on memory at every query)
+        order = _bnb_tree.locality_order(X, self._low[0], self._high[0])
         sorted_distances = np.empty_like(distances)
         sorted_indices = np.empty_like(indices)
         sorted_evaluations = np.empty_like(evaluations)
-        _bnb_tree.knn_search(self._metric.kind, self._metric.p,
-                             np.ascontiguousarray(X[order]), *self._tree_arrays(),
-                             sorted_distances, sorted_indices, sorted_evaluations)
+        _bnb_tree.knn_search(self._metric.kind, self._metric.p, X.take(order, axis=0),
+                             *self._tree_arrays(), sorted_distances, sorted_indices,
+                             sorted_evaluations)
         distances[order] = sorted_distances
         indices[order] = sorted_indices
         evaluations[order] = sorted_evaluations
-
-    def _locality_order(self, X):
-        """Queries sorted by their Morton (Z-order) code on the first features."""
-        n_dims = min(X.shape[1], 3)
-        low, high = self._low[0, :n_dims], self._high[0, :n_dims]  # the root's box
-        span = high.astype(np.float64) - low
-        if not np.isfinite(span).all():  # too wide to scale: keep the order
-            return np.arange(X.shape[0])
-        bits = _MORTON_BITS[n_dims]
-        scale = ((1 << bits) - 1) / np.maximum(span, 1e-300)
-        cells = np.clip((X[:, :n_dims] - low) * scale, 0, (1 << bits) - 1)
-        cells = cells.astype(np.intp)
-        if n_dims == 1:
-            return np.argsort(cells[:, 0])
-        code = _MORTON_SPREAD[n_dims][cells[:, 0]]
-        for dim in range(1, n_dims):  # interleave the bits of the cell numbers
-            code |= _MORTON_SPREAD[n_dims][cells[:, dim]] << np.uint64(dim)
-        return np.argsort(code)  # (any order of the queries gives the same answers)
 
     def query_radius(self, X, r, return_distance=False, return_counts=False,
                      n_jobs=None):

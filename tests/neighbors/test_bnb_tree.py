@@ -255,3 +255,18 @@ def test_euclidean_kd_search_equals_brute_force_bit_for_bit(dtype, n_features):
             counts = tree.query(x[None], k=5, return_counts=True)[2]
             assert len(steps.distance_evaluations) == counts[0]
             np.testing.assert_array_equal(steps.indices, brute.query(x[None], k=5)[1][0])
+
+
+@pytest.mark.parametrize("n_features", [1, 2, 3, 6])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_locality_order_is_a_permutation_that_groups_near_queries(n_features, dtype):
+    from patrec.neighbors._bnb_tree import locality_order
+    X = np.random.default_rng(n_features).uniform(size=(3000, n_features)).astype(dtype)
+    order = locality_order(X, X.min(axis=0), X.max(axis=0))
+    assert order.dtype == np.intp and sorted(order) == list(range(len(X)))
+    step = np.abs(np.diff(X[order, :3], axis=0)).sum(axis=1).mean()
+    assert step < 0.25 * np.abs(np.diff(X[:, :3], axis=0)).sum(axis=1).mean()
+    big = np.finfo(dtype).max
+    wide = np.array([[-big] * n_features, [big] * n_features], dtype=dtype)
+    # a box too wide to scale: the order is kept
+    assert list(locality_order(wide, wide[0], wide[1])) == [0, 1]

@@ -627,9 +627,6 @@ def locality_order(const floating[:, ::1] queries, const floating[::1] low,
     cdef double scale[3]
     cdef double top, cell
     cdef unsigned int code
-    cdef unsigned int* codes
-    cdef intp_t* count
-    cdef intp_t* scratch
     result = np.arange(n, dtype=np.intp)
     cdef intp_t[::1] order = result
     if n_dims == 0 or n < 2:
@@ -641,14 +638,9 @@ def locality_order(const floating[:, ::1] queries, const floating[::1] low,
         if not cell < INFINITY:  # too wide to scale: keep the order
             return result
         scale[j] = top / max(cell, 1e-300)
-    codes = <unsigned int*> malloc(n * sizeof(unsigned int))
-    scratch = <intp_t*> malloc(n * sizeof(intp_t))
-    count = <intp_t*> malloc((1 << 11) * sizeof(intp_t))
-    if codes == NULL or scratch == NULL or count == NULL:
-        free(codes)
-        free(scratch)
-        free(count)
-        raise MemoryError()
+    cdef unsigned int[::1] codes = np.empty(n, dtype=np.uint32)
+    cdef intp_t[::1] scratch = np.empty(n, dtype=np.intp)
+    cdef intp_t[::1] count = np.empty(1 << 11, dtype=np.intp)
     with nogil:
         for i in range(n):
             code = 0
@@ -671,9 +663,6 @@ def locality_order(const floating[:, ::1] queries, const floating[::1] low,
                 count[r] += 1
             for i in range(n):
                 order[i] = scratch[i]
-    free(codes)
-    free(scratch)
-    free(count)
     return result
 
 

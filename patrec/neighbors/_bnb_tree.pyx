@@ -80,7 +80,8 @@ cdef struct Tree:
     const double* radius
     const double* to_center
     const intp_t* order
-    const intp_t* node_dim
+    const intp_t* kd_nodes   # euclidean k-d search: per node (child, dim, start, end)
+    const void* kd_cuts      # ... and (low, high) of a child in its parent's cut feature
     intp_t n_features
     MetricKind kind
     double p
@@ -341,7 +342,7 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
 #     per feature j, gap_j: the distance from x_j to the interval of feature j of the
 #     current node's cell, and L = sum_j gap_j^2, the reduced distance from x to the
 #     cell.  A child's cell is its parent's with the interval of one feature, the one
-#     the parent was cut on (node_dim), narrowed to the child's own bounds
+#     the parent was cut on (kd_nodes), narrowed to the child's own bounds
 #     [low_cj, high_cj]; so L is updated in O(1) instead of measured in O(d):
 #         L_c = L_p + (g - gap_j) * (g + gap_j),  g the gap of x_j to [low_cj, high_cj]
 #     The cell holds every sample of the child, so L_c is at most the reduced
@@ -392,11 +393,10 @@ cdef inline void _scan_rows_sq(const Tree* tree, Search* search, intp_t start,
                   tree.order[s], heap_dist)
 
 
-cdef inline void _scan_leaf_sq(const Tree* tree, Search* search, intp_t node,
-                               const floating* x, const floating* data,
+cdef inline void _scan_leaf_sq(const Tree* tree, Search* search, intp_t start,
+                               intp_t stop, const floating* x, const floating* data,
                                floating* heap_dist) noexcept nogil:
     # (a constant number of features lets the compiler unroll the kernel's loops)
-    cdef intp_t start = tree.node_start[node], stop = tree.node_end[node]
     if tree.n_features == 2:
         _scan_rows_sq(tree, search, start, stop, x, data, heap_dist, 2)
     elif tree.n_features == 3:
@@ -427,6 +427,8 @@ cdef void _search_kd_sq(const Tree* tree, Search* search, const floating* x,
     cdef double lb = 0, g_old, g_near, g_far, l_near, l_far
     cdef Pending* stack = work.stack
     cdef double* gap = work.gap
+    cdef const intp_t* nodes = tree.kd_nodes
+    cdef const floating* cuts = <const floating*> tree.kd_cuts
     _set_bound_sq(tree, search, heap_dist)
     for j in range(n_features):
         gap[j] = _gap(x[j], low[j], high[j])
@@ -452,14 +454,14 @@ cdef void _search_kd_sq(const Tree* tree, Search* search, const floating* x,
             work.trail_gap[trail] = gap[j]
             trail += 1
             gap[j] = stack[top].gap
-        while tree.node_nchild[node] != 0:
+        while nodes[4 * node + 1] >= 0:
             # the two children's cells: into the nearer, the other one for later
-            j = tree.node_dim[node]
-            near = tree.node_child[node]
+            j = nodes[4 * node + 1]
+            near = nodes[4 * node]
             far = near + 1
             g_old = gap[j]
-            g_near = _gap(x[j], low[near * n_features + j], high[near * n_features + j])
-            g_far = _gap(x[j], low[far * n_features + j], high[far * n_features + j])
+            g_near = _gap(x[j], cuts[2 * near], cuts[2 * near + 1])
+            g_far = _gap(x[j], cuts[2 * far], cuts[2 * far + 1])
             l_near = lb + (g_near - g_old) * (g_near + g_old)
             l_far = lb + (g_far - g_old) * (g_far + g_old)
             if l_far < l_near:
@@ -483,7 +485,8 @@ cdef void _search_kd_sq(const Tree* tree, Search* search, const floating* x,
             node = near
             lb = l_near
         if node >= 0:
-            _scan_leaf_sq(tree, search, node, x, data, heap_dist)
+            _scan_leaf_sq(tree, search, nodes[4 * node + 2], nodes[4 * node + 3], x,
+                          data, heap_dist)
 
 
 cdef void _search(const Tree* tree, Search* search, const floating* x,
@@ -532,9 +535,10 @@ cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] no
                      const intp_t[::1] node_nchild, const double[::1] radius,
                      const double[::1] to_center, const intp_t[::1] order,
                      double grow, double tiny, bint use_boxes,
-                     const intp_t[::1] node_dim) noexcept:
+                     const intp_t[:, ::1] kd_nodes, const void* kd_cuts) noexcept:
     cdef Tree tree
-    tree.node_dim = &node_dim[0]
+    tree.kd_nodes = &kd_nodes[0, 0]
+    tree.kd_cuts = kd_cuts
     tree.node_start = &node_start[0]
     tree.node_end = &node_end[0]
     tree.node_child = &node_child[0]
@@ -558,14 +562,14 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
                const intp_t[::1] node_child, const intp_t[::1] node_nchild,
                const double[::1] radius, const double[::1] to_center,
                const intp_t[::1] order, double grow, double tiny,
-               const intp_t[::1] node_dim, intp_t depth,
-               floating[:, ::1] out_dist, intp_t[:, ::1] out_idx,
+               const intp_t[:, ::1] kd_nodes, const floating[:, ::1] kd_cuts,
+               intp_t depth, floating[:, ::1] out_dist, intp_t[:, ::1] out_idx,
                intp_t[::1] out_evals):
     """k nearest neighbours of each query: reduced distances and training indices,
     best first, and the number of distance evaluations per query."""
     cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
                                 node_child, node_nchild, radius, to_center, order,
-                                grow, tiny, use_boxes, node_dim)
+                                grow, tiny, use_boxes, kd_nodes, &kd_cuts[0, 0])
     cdef Search search
     cdef intp_t i, k = out_idx.shape[1]
     cdef SignalWatch watch
@@ -673,7 +677,8 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
                   const intp_t[::1] node_child, const intp_t[::1] node_nchild,
                   const double[::1] radius, const double[::1] to_center,
                   const intp_t[::1] order, double grow, double tiny,
-                  const intp_t[::1] node_dim, intp_t depth, double r,
+                  const intp_t[:, ::1] kd_nodes, const floating[:, ::1] kd_cuts,
+                  intp_t depth, double r,
                   intp_t[::1] out_counts, intp_t[::1] out_evals):
     """Training samples within distance ``r`` of each query.
 
@@ -683,7 +688,7 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
     """
     cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
                                 node_child, node_nchild, radius, to_center, order,
-                                grow, tiny, use_boxes, node_dim)
+                                grow, tiny, use_boxes, kd_nodes, &kd_cuts[0, 0])
     cdef Search search
     cdef intp_t i, start
     cdef floating dummy = 0

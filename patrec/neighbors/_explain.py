@@ -133,7 +133,7 @@ class _Walk:
         (self.data, self.centers, self.low, self.high, self.use_boxes,
          self.node_start, self.node_end, self.node_child, self.node_nchild,
          self.radius, self.to_center, self.order, self.grow,
-         self.tiny, self.node_dim, _) = tree._tree_arrays()
+         self.tiny, self.kd_nodes, _, _) = tree._tree_arrays()
         self.metric = tree._metric
         self.squared = self.metric.kind == _SQEUCLIDEAN
         self.x = x
@@ -264,7 +264,7 @@ class _Walk:
             return
         # The children's cells: the parent's with feature j narrowed to the child's
         # own interval, so only gap j changes (Arya and Mount's update).
-        j = int(self.node_dim[node])
+        j = int(self.kd_nodes[node, 1])
         x_j, old = float(self.x[j]), gaps[j]
         children = []
         for child in (first, first + 1):

@@ -218,10 +218,7 @@ class BranchBoundTree(NeighborIndex):
         if not self._use_boxes:
             low, high = low[:1], high[:1]  # (unused by the search)
         self._low, self._high = low, high
-        # The feature each k-d node was cut on, its widest (the euclidean search
-        # updates its cell bound in that feature only; any feature would be exact).
-        self._node_dim = (np.argmax(high.astype(np.float64) - low, axis=1)
-                          if self._use_boxes else np.zeros(1, dtype=np.intp))
+        self._kd_nodes, self._kd_cuts = self._kd_arrays(low, high)
         log(2, f"means, radii and leaf distances measured in "
                f"{time.perf_counter() - started:.2f} s")
         # Rounding margin of the pruning rules (see _bnb_tree.pyx): the distances'
@@ -231,6 +228,27 @@ class BranchBoundTree(NeighborIndex):
         slack = (4 * (data.shape[1] + 8) + self._depth) * eps
         self._grow = (1 + slack) / (1 - slack)
         self._tiny = data.shape[1] * float(np.sqrt(np.finfo(data.dtype).tiny))
+
+    def _kd_arrays(self, low, high):
+        """The euclidean k-d search's compact node arrays: per node (first child,
+        cut feature or -1 at a leaf, first sample, end), and per node its (low,
+        high) in the feature its parent was cut on (one cache line for both
+        children of a node, where the boxes take four)."""
+        if not self._use_boxes:
+            return (np.full((1, 4), -1, dtype=np.intp),
+                    np.zeros((1, 2), dtype=self._data.dtype))
+        # each node was cut on its widest feature (any feature would be exact: the
+        # cell bound is updated in it)
+        inner = self._node_nchild > 0
+        dims = np.argmax(high.astype(np.float64) - low, axis=1)
+        nodes = np.column_stack([self._node_child, np.where(inner, dims, -1),
+                                 self._node_start, self._node_end]).astype(np.intp)
+        cuts = np.zeros((len(nodes), 2), dtype=self._data.dtype)
+        parents = np.flatnonzero(inner)
+        for child in (self._node_child[parents], self._node_child[parents] + 1):
+            cuts[child, 0] = low[child, dims[parents]]
+            cuts[child, 1] = high[child, dims[parents]]
+        return np.ascontiguousarray(nodes), cuts
 
     @property
     def n_nodes(self):
@@ -249,7 +267,8 @@ class BranchBoundTree(NeighborIndex):
         return (self._data, self._centers, self._low, self._high, self._use_boxes,
                 self._node_start, self._node_end,
                 self._node_child, self._node_nchild, self._radius, self._to_center,
-                self._order, self._grow, self._tiny, self._node_dim, self._depth)
+                self._order, self._grow, self._tiny, self._kd_nodes, self._kd_cuts,
+                self._depth)
 
     # -- search -------------------------------------------------------------------
 

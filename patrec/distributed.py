@@ -30,8 +30,8 @@ import numbers
 import numpy as np
 
 from ._validation import check_labels, check_scalar, check_X, encode_labels
-from .neighbors.brute import BruteForce
-from .neighbors.classifier import KNeighborsClassifier, choose_algorithm
+from .neighbors._index import build_index
+from .neighbors.classifier import KNeighborsClassifier
 from .neighbors.tree import BranchBoundTree
 
 __all__ = ["ShardedKNeighborsClassifier"]
@@ -206,13 +206,7 @@ def _delayed(function):
 
 def _build_shard(block, algorithm, metric, p, metric_params):
     """On a worker: the search index of one block of training rows."""
-    block = check_X(block)
-    if algorithm == "auto":
-        algorithm = choose_algorithm(block.shape[0], block.shape[1], metric, p,
-                                     X=block, metric_params=metric_params)
-    if algorithm == "bnb":
-        return BranchBoundTree(block, metric, p, metric_params, random_state=0)
-    return BruteForce(block, metric, p, metric_params)
+    return build_index(check_X(block), metric, p, metric_params, algorithm)[0]
 
 
 def _shard_algorithm(index):

@@ -89,9 +89,10 @@ def test_pickled_knn_is_no_larger_than_its_data_and_tree(algorithm):
     assert size <= X.nbytes + y.nbytes + tree_bytes + 4096, (size, X.nbytes, tree_bytes)
 
 
-def _gil_free_share(call):
+def _gil_free_share(call, at_least=0.25):
     """How much a Python loop in this thread gets done while ``call`` runs in another
-    thread, relative to the same loop alone: near 0 when ``call`` holds the GIL."""
+    thread (repeated until ``at_least`` seconds have passed, however fast the
+    machine), relative to the same loop alone: near 0 when ``call`` holds the GIL."""
     def spin(seconds):
         count, end = 0, time.perf_counter() + seconds
         while time.perf_counter() < end:
@@ -103,7 +104,10 @@ def _gil_free_share(call):
 
     def worker():
         started.set()
+        end = time.perf_counter() + at_least
         call()
+        while time.perf_counter() < end:
+            call()
         done.set()
 
     thread = threading.Thread(target=worker)
@@ -152,5 +156,4 @@ def test_long_compiled_loops_release_the_gil(kernel):
     call = _long_calls()[kernel]
     share, elapsed = _gil_free_share(call)
     print(f"{kernel}: {elapsed:.2f} s, Python loop alongside at {share:.0%} of its solo speed")
-    assert elapsed > 0.05, "the call is too short to tell"
     assert share > 0.15, (share, elapsed)

@@ -50,7 +50,7 @@ call = lambda: clf.query(queries, k=5)
 from patrec import KNeighborsClassifier
 clf = KNeighborsClassifier(algorithm="bnb").fit(small_X, small_y)
 call = lambda: clf.fit(big_X, big_y)
-""", 2_000_000, 1),
+""", 4_000_000, 1),
     # QDA's discriminant kernel
     "qda-predict": ("""
 from patrec import QDA

@@ -186,7 +186,10 @@ def prepare_rows(metric, X):
 #   brute force, per (query, sample) pair: 2.5 + 0.025 d with the GEMM filter
 #       (euclidean family), 3 + 0.35 d computing every distance directly;
 #   tree (the default k-d partition): building, 750 per sample; searching,
-#       4 + 1.5 d per distance evaluation (to samples, node means and node boxes).
+#       4 + 1.5 d per distance evaluation (to samples, node means and node boxes),
+#       times 1 + 0.25 log2(n / 100 000) above 100 000 samples, where the tree
+#       outgrows the caches (measured at 1 000 000: 42 .. 49 per evaluation in
+#       10 .. 16 dimensions, while brute force keeps its cost per pair).
 # The evaluations per query depend on the data far more than on n and d (a tree
 # prunes tight clusters in 64 dimensions but hardly anything of uniform data in 16),
 # so when the data are at hand they are measured (`probe_evaluations`); without
@@ -195,18 +198,30 @@ _BRUTE_GEMM_PAIR = (2.5, 0.025)
 _BRUTE_DIRECT_PAIR = (3.0, 0.35)
 _TREE_BUILD_SAMPLE = 750.0
 _TREE_EVALUATION = (4.0, 1.5)
+_TREE_CACHE_SIZE = 100_000
+_TREE_CACHE_GROWTH = 0.25
 # The probe: trees over two nested random subsets of these sizes (or all samples
-# when fewer), searched from this many samples, in batches; a batch making
+# when fewer; above 65 536 samples, n / 64 and n / 16 of them, at most 16 384 and
+# 65 536, so that the extrapolation to n stays short), searched from this many
+# samples, in batches; a batch making
 # `_PROBE_HOPELESS` times the subset's size in evaluations (samples, means and
-# boxes: more than brute force would) ends the probe.  The tree is taken without a probe when the
-# model predicts it `_CLEAR_WIN` times cheaper than brute force for Gaussian-like
-# data: clusters or a low intrinsic dimension only make it cheaper still.
+# boxes: more than brute force would) ends the probe.  The tree is taken without a
+# probe when the model predicts it `_CLEAR_WIN` times cheaper than brute force for
+# Gaussian-like data: clusters or a low intrinsic dimension only make it cheaper
+# still.
 _PROBE_SIZES = (1024, 4096)
+_PROBE_LARGEST = 65536
 _PROBE_QUERIES = 32
 _PROBE_BATCH = 8
 _PROBE_HOPELESS = 1.0
 _PROBE_MIN_SAMPLES = 512  # below this, both searches are cheap: the model decides
 _CLEAR_WIN = 4.0
+# Up to this many samples the probe searches the tree over all of them instead:
+# building it costs about what the two subset trees cost, the count needs no
+# extrapolation, and `build_index` keeps the tree when it is chosen.  Where the
+# model favours brute force, the first small subset tree is searched first: if it
+# prunes nothing, brute force is taken without building the whole tree.
+_PROBE_WHOLE_MAX = 16384
 
 
 def tree_evaluations(n_samples, n_features):
@@ -223,18 +238,19 @@ def probe_evaluations(X, k=1, metric="euclidean", p=2, metric_params=None,
     """The distance evaluations per query of a tree search on ``X``, measured.
 
     Builds `BranchBoundTree` over a random subset of the samples (1 024, then 4 096
-    of them, nested), searches it from 32 samples for their ``k`` nearest
+    of them, nested; above 65 536 samples n / 64 and n / 16 of them, at most
+    16 384 and 65 536), searches it from 32 samples for their ``k`` nearest
     neighbours and counts the evaluations: samples held out of both subsets, or,
     with ``self_queries`` (editing searches the training set itself), samples of
     the subset.  With all samples probed the count is the answer; otherwise the two
     counts give the growth exponent ``b`` of the evaluations with the number of
-    samples, and the count is extrapolated as ``e(n) = e(4096) (n / 4096)^b``
-    (``0 <= b <= 1``, at most n).  Should a batch of 8 searches make more
-    evaluations than the subset has samples (means and boxes count too), the tree
-    prunes nothing and ``n`` is returned at once.  The subsets follow the data's own distribution, so
-    clusters, a low intrinsic dimension or spread-out noise show in the counts as
-    they will in the full tree.  Cost: two small trees and at most 64 searches;
-    deterministic (seeded).
+    samples, and the count is extrapolated from the larger subset, of ``m``
+    samples, as ``e(n) = e(m) (n / m)^b`` (``0 <= b <= 1``, at most n).  Should a
+    batch of 8 searches make more evaluations than the subset has samples (means
+    and boxes count too), the tree prunes nothing and ``n`` is returned at once.
+    The subsets follow the data's own distribution, so clusters, a low intrinsic
+    dimension or spread-out noise show in the counts as they will in the full tree.
+    Cost: two small trees and at most 64 searches; deterministic (seeded).
 
     Examples
     --------
@@ -245,35 +261,87 @@ def probe_evaluations(X, k=1, metric="euclidean", p=2, metric_params=None,
     >>> bool(probe_evaluations(line) < 0.01 * 20_000 < probe_evaluations(cloud))
     True
     """
-    from .tree import BranchBoundTree
-
     n_samples = X.shape[0]
-    rng = np.random.default_rng(0)
-    order = rng.permutation(n_samples)
-    n_queries = min(_PROBE_QUERIES, n_samples // 2)
-    if self_queries:
-        queries, rest = X[order[:n_queries]], order
-    else:
-        queries, rest = X[order[:n_queries]], order[n_queries:]
-    sizes = sorted({min(size, rest.shape[0]) for size in _PROBE_SIZES})
+    queries, rest = _probe_rows(X, self_queries)
+    sizes = sorted({min(size, rest.shape[0]) for size in _probe_sizes(n_samples)})
     counts = []
     for size in sizes:
-        tree = BranchBoundTree(X[np.sort(rest[:size])], metric, p, metric_params,
-                               random_state=0, **tree_params)
-        total = 0
-        for start in range(0, n_queries, _PROBE_BATCH):
-            *_, evaluations = tree.query(queries[start:start + _PROBE_BATCH],
-                                         k=min(k, size), return_distance=False,
-                                         return_counts=True)
-            total += int(evaluations.sum())
-            if evaluations.mean() >= _PROBE_HOPELESS * size:
-                return float(n_samples)
-        counts.append(max(total / n_queries, 1.0))
+        tree = _subset_tree(X, rest[:size], metric, p, metric_params, tree_params)
+        count = _count_evaluations(tree, queries, min(k, size))
+        if count is None:
+            return float(n_samples)
+        counts.append(count)
     if sizes[-1] == rest.shape[0]:
         return counts[-1]
     growth = np.log(counts[1] / counts[0]) / np.log(sizes[1] / sizes[0])
     growth = min(max(float(growth), 0.0), 1.0)
     return min(float(n_samples), counts[1] * (n_samples / sizes[1]) ** growth)
+
+
+def _probe_sizes(n_samples):
+    """The sizes of the probe's two subsets: 1 024 and 4 096, and for larger data
+    sets n / 64 and n / 16 (at most 16 384 and 65 536): a tree that prunes nothing
+    among a thousand samples in 12 dimensions skips 98% of a million."""
+    largest = min(_PROBE_LARGEST, max(_PROBE_SIZES[1], n_samples // 16))
+    return largest * _PROBE_SIZES[0] // _PROBE_SIZES[1], largest
+
+
+def _probe_rows(X, self_queries):
+    """The probe's 32 query rows of ``X`` and the (random) order in which the
+    subsets take the samples: held out of the queries unless ``self_queries``."""
+    order = np.random.default_rng(0).permutation(X.shape[0])
+    n_queries = min(_PROBE_QUERIES, X.shape[0] // 2)
+    return X[order[:n_queries]], order if self_queries else order[n_queries:]
+
+
+def _subset_tree(X, rows, metric, p, metric_params, tree_params):
+    from .tree import BranchBoundTree
+
+    return BranchBoundTree(X[np.sort(rows)], metric, p, metric_params, random_state=0,
+                           **tree_params)
+
+
+def _prunes_nothing(X, k, metric, p, metric_params, self_queries, tree_params):
+    """The probe's first look: does the tree over its smallest subset prune
+    nothing for one batch of queries?"""
+    queries, rest = _probe_rows(X, self_queries)
+    tree = _subset_tree(X, rest[:_PROBE_SIZES[0]], metric, p, metric_params,
+                        tree_params)
+    return _count_evaluations(tree, queries[:_PROBE_BATCH],
+                              min(k, tree.n_samples)) is None
+
+
+def _count_evaluations(tree, queries, k):
+    """Mean distance evaluations of ``tree``'s searches from ``queries`` (in
+    batches), or None as soon as a batch makes more than the tree has samples:
+    then it prunes nothing."""
+    total = 0
+    for start in range(0, queries.shape[0], _PROBE_BATCH):
+        *_, evaluations = tree.query(queries[start:start + _PROBE_BATCH], k=k,
+                                     return_distance=False, return_counts=True)
+        total += int(evaluations.sum())
+        if evaluations.mean() >= _PROBE_HOPELESS * tree.n_samples:
+            return None
+    return max(total / queries.shape[0], 1.0)
+
+
+def _probe_whole_tree(X, k, metric, p, metric_params, self_queries, tree_params):
+    """The tree over all of ``X`` and its evaluations per query, counted from 32
+    of its own samples (`probe_evaluations` for small data sets).
+
+    A training sample finds itself first, at distance 0; a separate query from the
+    same distribution is about as near to its k nearest as a sample is to its
+    ``k + 1`` nearest, itself included, so separate queries are imitated by
+    searching one neighbour more.  Returns ``(tree, evaluations)``.
+    """
+    from .tree import BranchBoundTree
+
+    n_samples = X.shape[0]
+    tree = BranchBoundTree(X, metric, p, metric_params, random_state=0, **tree_params)
+    rows = np.random.default_rng(0).permutation(n_samples)[:_PROBE_QUERIES]
+    k = k if self_queries else min(k + 1, n_samples)
+    count = _count_evaluations(tree, X[np.sort(rows)], k)
+    return tree, float(n_samples) if count is None else count
 
 
 def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True,
@@ -292,7 +360,8 @@ def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True,
     if evaluations is None:
         evaluations = tree_evaluations(n_samples, n_features)
     fixed, per_feature = _TREE_EVALUATION
-    tree = n_queries * evaluations * (fixed + per_feature * n_features)
+    cache = 1 + _TREE_CACHE_GROWTH * np.log2(max(1.0, n_samples / _TREE_CACHE_SIZE))
+    tree = n_queries * evaluations * (fixed + per_feature * n_features) * cache
     if build:
         tree += n_samples * _TREE_BUILD_SAMPLE
     return brute, tree
@@ -309,9 +378,12 @@ def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None, *, X=No
     predicted from n and d for Gaussian-like data and, given the samples ``X``
     (and the ``k`` to be asked for), measured by a small probe
     (`probe_evaluations`) unless the prediction already makes the tree four
-    times cheaper.  With ``n_queries`` known (editing searches every sample
-    once) the construction counts; without it (a classifier's ``fit``) the index
-    is expected to serve many queries and only the cost per query counts.  So the
+    times cheaper; up to 16 384 samples the probe searches the tree over all of
+    them instead (unless a tree over 1 024 of them prunes nothing), which
+    `build_index` then keeps if it is chosen.  With ``n_queries`` known (editing
+    searches every sample once) the construction counts; without it (a
+    classifier's ``fit``) the index is expected to serve many queries and only
+    the cost per query counts.  So the
     tree is picked wherever the data let it prune — low dimension, clusters, a low
     intrinsic dimension — and brute force for spread-out data in many dimensions.
 
@@ -330,17 +402,36 @@ def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None, *, X=No
     >>> choose_algorithm(20_000, 16, "euclidean", X=X, k=5)
     'bnb'
     """
+    return _choose(n_samples, n_features, metric, p, n_queries, X, k, metric_params,
+                   tree_params)[0]
+
+
+def _choose(n_samples, n_features, metric, p, n_queries, X, k, metric_params,
+            tree_params):
+    """`choose_algorithm`'s answer and, when it measured the tree over all of
+    ``X`` (up to `_PROBE_WHOLE_MAX` samples) and chose it, that tree (else None)."""
     build = n_queries is not None
     brute, tree = search_costs(n_samples, n_features, metric, p, n_queries=n_queries,
                                build=build)
     if X is None or n_samples < _PROBE_MIN_SAMPLES or tree * _CLEAR_WIN < brute:
-        return "bnb" if tree < brute else "brute"
+        return ("bnb" if tree < brute else "brute"), None
     # queries as many as the samples: editing, which searches the samples themselves
-    evaluations = probe_evaluations(X, k, metric, p, metric_params,
-                                    self_queries=n_queries == n_samples, **tree_params)
+    self_queries = n_queries == n_samples
+    probe_params = {key: value for key, value in tree_params.items()
+                    if key != "verbose"}
+    built = None
+    if n_samples > _PROBE_WHOLE_MAX:
+        evaluations = probe_evaluations(X, k, metric, p, metric_params,
+                                        self_queries=self_queries, **probe_params)
+    elif tree >= brute and _prunes_nothing(X, k, metric, p, metric_params,
+                                           self_queries, probe_params):
+        return "brute", None
+    else:
+        built, evaluations = _probe_whole_tree(X, k, metric, p, metric_params,
+                                               self_queries, tree_params)
     brute, tree = search_costs(n_samples, n_features, metric, p, n_queries=n_queries,
                                build=build, evaluations=evaluations)
-    return "bnb" if tree < brute else "brute"
+    return ("bnb", built) if tree < brute else ("brute", None)
 
 
 def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto",
@@ -353,11 +444,10 @@ def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto"
     from .tree import BranchBoundTree
 
     if algorithm == "auto":
-        probe_params = {key: value for key, value in tree_params.items()
-                        if key != "verbose"}
-        algorithm = choose_algorithm(X.shape[0], X.shape[1], metric, p, n_queries,
-                                     X=X, k=k, metric_params=metric_params,
-                                     **probe_params)
+        algorithm, tree = _choose(X.shape[0], X.shape[1], metric, p, n_queries, X, k,
+                                  metric_params, tree_params)
+        if tree is not None:
+            return tree, algorithm
     if algorithm == "bnb":
         return (BranchBoundTree(X, metric, p, metric_params, random_state=0,
                                 **tree_params), algorithm)

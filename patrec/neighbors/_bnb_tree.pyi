@@ -14,8 +14,12 @@ def knn_search(kind: int, p: float, queries: npt.NDArray[np.floating],
                node_child: npt.NDArray[np.intp], node_nchild: npt.NDArray[np.intp],
                radius: npt.NDArray[np.float64], to_center: npt.NDArray[np.float64],
                order: npt.NDArray[np.intp], grow: float, tiny: float,
+               kd_nodes: npt.NDArray[np.intp], kd_cuts: npt.NDArray[np.floating],
+               depth: int,
                out_dist: npt.NDArray[np.floating], out_idx: npt.NDArray[np.intp],
                out_evals: npt.NDArray[np.intp]) -> None: ...
+def locality_order(queries: npt.NDArray[np.floating], low: npt.NDArray[np.floating],
+                   high: npt.NDArray[np.floating]) -> npt.NDArray[np.intp]: ...
 def radius_search(kind: int, p: float, queries: npt.NDArray[np.floating],
                   data: npt.NDArray[np.floating], centers: npt.NDArray[np.floating],
                   low: npt.NDArray[np.floating], high: npt.NDArray[np.floating],
@@ -23,6 +27,8 @@ def radius_search(kind: int, p: float, queries: npt.NDArray[np.floating],
                   node_start: npt.NDArray[np.intp], node_end: npt.NDArray[np.intp],
                   node_child: npt.NDArray[np.intp], node_nchild: npt.NDArray[np.intp],
                   radius: npt.NDArray[np.float64], to_center: npt.NDArray[np.float64],
-                  order: npt.NDArray[np.intp], grow: float, tiny: float, r: float,
+                  order: npt.NDArray[np.intp], grow: float, tiny: float,
+                  kd_nodes: npt.NDArray[np.intp], kd_cuts: npt.NDArray[np.floating],
+                  depth: int, r: float,
                   out_counts: npt.NDArray[np.intp], out_evals: npt.NDArray[np.intp]
                   ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]: ...

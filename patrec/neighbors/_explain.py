@@ -53,7 +53,8 @@ class SearchExplanation:
     entered : structured ndarray
         The nodes in the order the search entered them, the root first: ``node``,
         ``distance`` D(x, M_p) (0 for an internal root, never measured; NaN for
-        the internal nodes of the k-d partition, pruned by their boxes alone) and
+        the internal nodes of the k-d partition, pruned by their boxes alone, and
+        for its leaves in the euclidean search, which scans them whole) and
         ``bound``, B on entering.
     pruned : structured ndarray
         The nodes skipped by rule 1, D(x, M_p) > B + r_p (for the k-d partition:
@@ -63,7 +64,10 @@ class SearchExplanation:
         The nodes of the k-d partition skipped by the box rule, D(x, box_p) > B
         (always empty for ``partition="kmeans"``):
         ``node``, ``distance`` D(x, box_p), the distance from x to the nearest
-        point of the node's bounding box, and ``bound`` B.
+        point of the node's bounding box, and ``bound`` B.  The euclidean search
+        uses the node's cell instead (its box in the feature its parent was cut
+        on, its ancestors' in the others; a lower bound of the box distance,
+        updated in O(1)).
     skipped : structured ndarray
         The samples of entered leaves skipped by rule 2: ``node`` (the leaf),
         ``sample`` (training index), ``to_center`` D(x_i, M_p), ``distance``
@@ -115,13 +119,21 @@ def explain_search(tree, x, k):
     return _Walk(tree, x, k).run()
 
 
+def _gap(x, low, high):
+    """The distance from x to the interval [low, high] (as _bnb_tree._gap)."""
+    below, above = low - x, x - high
+    if above > below:
+        below = above
+    return below if below > 0 else 0.0
+
+
 class _Walk:
 
     def __init__(self, tree, x, k):
         (self.data, self.centers, self.low, self.high, self.use_boxes,
          self.node_start, self.node_end, self.node_child, self.node_nchild,
          self.radius, self.to_center, self.order, self.grow,
-         self.tiny) = tree._tree_arrays()
+         self.tiny, self.kd_nodes, _, _) = tree._tree_arrays()
         self.metric = tree._metric
         self.squared = self.metric.kind == _SQEUCLIDEAN
         self.x = x
@@ -140,7 +152,9 @@ class _Walk:
         return math.sqrt(reduced) if self.squared else float(reduced)
 
     def run(self):
-        if self.use_boxes:
+        if self.use_boxes and self.squared:
+            self.search_cells()
+        elif self.use_boxes:
             self.visit_boxes(0, 0.0)
         else:
             d_root = 0.0
@@ -213,6 +227,59 @@ class _Walk:
                 self.boxed.append((child, self.true(box), self.bound))
                 continue
             self.visit_boxes(child, box)
+
+    # -- the euclidean k-d search (_search_kd_sq): the box rule on cells whose
+    # distance is updated in O(1) on the way down, whole leaves scanned.
+
+    def box_limit(self):
+        """(B * grow + tiny)^2: the reduced distance beyond which a cell is pruned."""
+        if self.bound == math.inf:
+            return math.inf
+        limit = self.bound * self.grow + self.tiny
+        return limit * limit
+
+    def search_cells(self):
+        x, low, high = self.x, self.low[0], self.high[0]
+        gaps = [_gap(float(x[j]), float(low[j]), float(high[j])) for j in range(len(x))]
+        cell = 0.0
+        for gap in gaps:  # (in the compiled search's order, for the same rounding)
+            cell += gap * gap
+        self.evaluations.append((0, -2, math.sqrt(cell)))
+        self.visit_cell(0, cell, gaps)
+
+    def visit_cell(self, node, cell, gaps):
+        """Node ``node`` whose cell is at reduced distance ``cell``; ``gaps`` holds
+        the distance from x to the cell's interval of each feature."""
+        self.entered.append((node, np.nan, self.bound))
+        first, n_children = self.node_child[node], self.node_nchild[node]
+        if n_children == 0:  # a leaf: every sample gets its distance
+            start, stop = self.node_start[node], self.node_end[node]
+            reduced = self.reduced(self.data[start:stop])
+            for s in range(start, stop):
+                sample = int(self.order[s])
+                self.evaluations.append((node, sample, self.true(reduced[s - start])))
+                if self.push(reduced[s - start], sample):
+                    self.updates.append((sample, self.true(reduced[s - start]),
+                                         self.bound))
+            return
+        # The children's cells: the parent's with feature j narrowed to the child's
+        # own interval, so only gap j changes (Arya and Mount's update).
+        j = int(self.kd_nodes[node, 1])
+        x_j, old = float(self.x[j]), gaps[j]
+        children = []
+        for child in (first, first + 1):
+            gap = _gap(x_j, float(self.low[child, j]), float(self.high[child, j]))
+            children.append((cell + (gap - old) * (gap + old), child, gap))
+        if children[1][0] < children[0][0]:  # nearest cell first
+            children.reverse()
+        for child_cell, child, gap in children:
+            # The box rule: the cell, and every sample in it, is farther than B.
+            if child_cell > self.box_limit():
+                self.boxed.append((child, math.sqrt(child_cell), self.bound))
+                continue
+            gaps[j] = gap
+            self.visit_cell(child, child_cell, gaps)
+        gaps[j] = old
 
     def scan_leaf(self, node, d_node):
         start, stop = self.node_start[node], self.node_end[node]

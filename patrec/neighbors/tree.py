@@ -25,8 +25,13 @@ search adds a third rule:
 - Box rule: if the distance from x to the nearest point of node p's bounding box
   exceeds B, no sample of p can beat B: skip the node.
 
-There the children of a node are visited nearest box first, pruned by the box rule,
-and rules 1 and 2 are applied at the leaves (where D(x, M_p) is computed).
+There the children of a node are visited nearest box first, pruned by the box rule.
+For the euclidean metric (the common case) the box distance is updated in O(1) on the
+way down (Arya and Mount: a child's cell differs from its parent's in the one feature
+the parent was cut on) and every sample of a leaf reached gets its distance: at a
+leaf, rules 1 and 2 were measured to cost more than they save.  For the other
+metrics the box distance is measured at each node, and rules 1 and 2 are applied at
+the leaves (where D(x, M_p) is computed).
 
 Only the samples that survive the rules get a distance computed.  The search is
 exact: it returns what brute force returns.  The construction's loops live in
@@ -55,21 +60,6 @@ _KMEANS_BRANCHING = 4
 _LEAF_SIZE = {"kd": 32, "kmeans": 64}
 
 
-def _spread_bits(bits, n_dims):
-    """For every cell number below 2**bits, its bits moved n_dims places apart."""
-    values = np.arange(1 << bits, dtype=np.uint64)
-    spread = np.zeros_like(values)
-    for bit in range(bits):
-        spread |= ((values >> np.uint64(bit)) & np.uint64(1)) << np.uint64(bit * n_dims)
-    return spread
-
-
-# The Morton code of a query interleaves the bits of its cell numbers on the first
-# one to three features (21 bits in all), by table look-up.
-_MORTON_BITS = {1: 21, 2: 10, 3: 7}
-_MORTON_SPREAD = {2: _spread_bits(10, 2), 3: _spread_bits(7, 3)}
-
-
 class BranchBoundTree(NeighborIndex):
     """Exact k-nearest-neighbour and radius search by branch and bound.
 
@@ -86,8 +76,9 @@ class BranchBoundTree(NeighborIndex):
         ``{"VI": Q}`` for ``metric="mahalanobis"``.
     partition : {"kd", "kmeans"}, default="kd"
         How the samples are split into the tree's subsets.  ``"kd"``: halves at the
-        median of the widest feature (a k-d tree; searched with the box rule as
-        well as rules 1 and 2).  ``"kmeans"``: hierarchical k-means, the course's
+        median of the widest feature (a k-d tree; searched with the box rule, and
+        rules 1 and 2 at the leaves except for the euclidean metric, whose leaves
+        are scanned whole).  ``"kmeans"``: hierarchical k-means, the course's
         construction, searched by rules 1 and 2 alone.  The default was measured
         faster on uniform, clustered and real data in 2 to 16 dimensions, and it
         builds in a fraction of the time; the answers are the same.
@@ -139,6 +130,8 @@ class BranchBoundTree(NeighborIndex):
     ----------
     .. [1] K. Fukunaga and P. M. Narendra, "A branch and bound algorithm for computing
        k-nearest neighbors", IEEE Transactions on Computers, C-24(7), 750–753, 1975.
+    .. [2] S. Arya and D. M. Mount, "Algorithms for fast vector quantization", Proc.
+       Data Compression Conference, 381–390, 1993 (the incremental cell distance).
 
     Examples
     --------
@@ -172,6 +165,7 @@ class BranchBoundTree(NeighborIndex):
         self.random_state = random_state
         started = time.perf_counter()
         depth = self._partition(random_state, log)
+        self._depth = depth
         self._measure_nodes(log)
         log(1, f"built {self.n_nodes} nodes ({self.n_leaves} leaves of at most "
                f"{self.leaf_size} samples, depth {depth}) over {self.n_samples} samples "
@@ -224,13 +218,37 @@ class BranchBoundTree(NeighborIndex):
         if not self._use_boxes:
             low, high = low[:1], high[:1]  # (unused by the search)
         self._low, self._high = low, high
+        self._kd_nodes, self._kd_cuts = self._kd_arrays(low, high)
         log(2, f"means, radii and leaf distances measured in "
                f"{time.perf_counter() - started:.2f} s")
-        # Rounding margin of the pruning rules (see _bnb_tree.pyx).
+        # Rounding margin of the pruning rules (see _bnb_tree.pyx): the distances'
+        # own rounding, and the euclidean k-d search's cell bound, a sum of up to
+        # n_features + depth terms.
         eps = np.finfo(data.dtype).eps / 2
-        slack = 4 * (data.shape[1] + 8) * eps
+        slack = (4 * (data.shape[1] + 8) + self._depth) * eps
         self._grow = (1 + slack) / (1 - slack)
         self._tiny = data.shape[1] * float(np.sqrt(np.finfo(data.dtype).tiny))
+
+    def _kd_arrays(self, low, high):
+        """The euclidean k-d search's compact node arrays: per node (first child,
+        cut feature or -1 at a leaf, first sample, end), and per node its (low,
+        high) in the feature its parent was cut on (one cache line for both
+        children of a node, where the boxes take four)."""
+        if not self._use_boxes:
+            return (np.full((1, 4), -1, dtype=np.intp),
+                    np.zeros((1, 2), dtype=self._data.dtype))
+        # each node was cut on its widest feature (any feature would be exact: the
+        # cell bound is updated in it)
+        inner = self._node_nchild > 0
+        dims = np.argmax(high.astype(np.float64) - low, axis=1)
+        nodes = np.column_stack([self._node_child, np.where(inner, dims, -1),
+                                 self._node_start, self._node_end]).astype(np.intp)
+        cuts = np.zeros((len(nodes), 2), dtype=self._data.dtype)
+        parents = np.flatnonzero(inner)
+        for child in (self._node_child[parents], self._node_child[parents] + 1):
+            cuts[child, 0] = low[child, dims[parents]]
+            cuts[child, 1] = high[child, dims[parents]]
+        return np.ascontiguousarray(nodes), cuts
 
     @property
     def n_nodes(self):
@@ -249,7 +267,8 @@ class BranchBoundTree(NeighborIndex):
         return (self._data, self._centers, self._low, self._high, self._use_boxes,
                 self._node_start, self._node_end,
                 self._node_child, self._node_nchild, self._radius, self._to_center,
-                self._order, self._grow, self._tiny)
+                self._order, self._grow, self._tiny, self._kd_nodes, self._kd_cuts,
+                self._depth)
 
     # -- search -------------------------------------------------------------------
 
@@ -260,36 +279,21 @@ class BranchBoundTree(NeighborIndex):
             _bnb_tree.knn_search(self._metric.kind, self._metric.p, X,
                                  *self._tree_arrays(), distances, indices, evaluations)
             return
-        # Visit the queries in a space-filling-curve order: neighbouring queries
-        # then walk the same nodes while they are still in the cache.
-        order = self._locality_order(X)
+        # Visit the queries in a space-filling-curve order (Morton's, on the first
+        # features): neighbouring queries then walk the same nodes while they are
+        # still in the cache.  (Any order gives the same answers.)
+        # (gathered into a copy and scattered back: reading and writing the rows
+        # in that order inside the search would wait on memory at every query)
+        order = _bnb_tree.locality_order(X, self._low[0], self._high[0])
         sorted_distances = np.empty_like(distances)
         sorted_indices = np.empty_like(indices)
         sorted_evaluations = np.empty_like(evaluations)
-        _bnb_tree.knn_search(self._metric.kind, self._metric.p,
-                             np.ascontiguousarray(X[order]), *self._tree_arrays(),
-                             sorted_distances, sorted_indices, sorted_evaluations)
+        _bnb_tree.knn_search(self._metric.kind, self._metric.p, X.take(order, axis=0),
+                             *self._tree_arrays(), sorted_distances, sorted_indices,
+                             sorted_evaluations)
         distances[order] = sorted_distances
         indices[order] = sorted_indices
         evaluations[order] = sorted_evaluations
-
-    def _locality_order(self, X):
-        """Queries sorted by their Morton (Z-order) code on the first features."""
-        n_dims = min(X.shape[1], 3)
-        low, high = self._low[0, :n_dims], self._high[0, :n_dims]  # the root's box
-        span = high.astype(np.float64) - low
-        if not np.isfinite(span).all():  # too wide to scale: keep the order
-            return np.arange(X.shape[0])
-        bits = _MORTON_BITS[n_dims]
-        scale = ((1 << bits) - 1) / np.maximum(span, 1e-300)
-        cells = np.clip((X[:, :n_dims] - low) * scale, 0, (1 << bits) - 1)
-        cells = cells.astype(np.intp)
-        if n_dims == 1:
-            return np.argsort(cells[:, 0])
-        code = _MORTON_SPREAD[n_dims][cells[:, 0]]
-        for dim in range(1, n_dims):  # interleave the bits of the cell numbers
-            code |= _MORTON_SPREAD[n_dims][cells[:, dim]] << np.uint64(dim)
-        return np.argsort(code)  # (any order of the queries gives the same answers)
 
     def query_radius(self, X, r, return_distance=False, return_counts=False,
                      n_jobs=None):

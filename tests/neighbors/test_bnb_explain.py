@@ -70,6 +70,7 @@ def test_every_step_is_accounted_for(metric, params, partition):
         boxed = steps.pruned_by_box["node"].tolist()
         boxes_seen += len(boxed)
         assert not set(entered) & set(pruned) and not set(entered) & set(boxed)
+        cells = partition == "kd" and metric in ("euclidean", "sqeuclidean")
         if partition == "kmeans":
             assert boxed == []
         else:
@@ -84,7 +85,14 @@ def test_every_step_is_accounted_for(metric, params, partition):
                     x[None], nearest[None]))[0, 0]
                 if metric == "sqeuclidean":  # searched as euclidean
                     expected = np.sqrt(expected)
-                np.testing.assert_allclose(distance, expected, rtol=1e-12)
+                if cells:  # the euclidean search's cell: a lower bound of the box
+                    assert distance <= expected * (1 + 1e-12)
+                else:
+                    np.testing.assert_allclose(distance, expected, rtol=1e-12)
+        if cells:
+            # the euclidean k-d search scans whole leaves: no mean, no rule 1 or 2
+            assert pruned == [] and len(steps.skipped) == 0
+            assert np.isnan(steps.entered["distance"]).all()
         # each child of an entered internal node is entered or pruned, once
         for node in entered:
             first, n = tree._node_child[node], tree._node_nchild[node]
@@ -101,7 +109,9 @@ def test_every_step_is_accounted_for(metric, params, partition):
         assert sorted(measured + skipped) == sorted(in_leaves.tolist())
         # the node means measured are those of the children of entered nodes
         nodes = evaluations["node"][evaluations["sample"] == -1].tolist()
-        if partition == "kd":  # the means of the leaves reached
+        if cells:
+            assert nodes == []
+        elif partition == "kd":  # the means of the leaves reached
             assert set(nodes) == {n for n in set(entered) | set(pruned)
                                   if tree._node_nchild[n] == 0}
         else:
@@ -117,10 +127,14 @@ def test_every_step_is_accounted_for(metric, params, partition):
     assert partition == "kmeans" or boxes_seen > 0
 
 
-@pytest.mark.parametrize("partition", ["kd", "kmeans"])
-def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition):
+# (the euclidean search of the k-d partition applies neither rule: cityblock there)
+@pytest.mark.parametrize("partition, metric", [("kd", "cityblock"),
+                                               ("kmeans", "euclidean")])
+def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition, metric):
     X = clustered(2000, 5)
-    tree = BranchBoundTree(X, partition=partition, leaf_size=16, random_state=0)
+    tree = BranchBoundTree(X, partition=partition, metric=metric, leaf_size=16,
+                           random_state=0)
+    order = 1 if metric == "cityblock" else 2
     n_pruned = n_near = n_far = 0
     for x in np.random.default_rng(6).uniform(-6, 6, size=(50, 3)):
         steps = tree.explain(x)
@@ -129,7 +143,8 @@ def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition):
         assert (pruned["distance"] > pruned["bound"] + pruned["radius"]).all()
         np.testing.assert_allclose(
             pruned["distance"],
-            np.linalg.norm(tree._centers[pruned["node"]] - x, axis=1), rtol=1e-12)
+            np.linalg.norm(tree._centers[pruned["node"]] - x, ord=order, axis=1),
+            rtol=1e-12)
         np.testing.assert_array_equal(pruned["radius"], tree._radius[pruned["node"]])
         skipped = steps.skipped
         near, far = skipped[~skipped["far"]], skipped[skipped["far"]]
@@ -138,7 +153,8 @@ def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition):
         assert (far["to_center"] > far["bound"] + far["distance"]).all()
         np.testing.assert_allclose(
             skipped["to_center"],
-            np.linalg.norm(X[skipped["sample"]] - tree._centers[skipped["node"]], axis=1),
+            np.linalg.norm(X[skipped["sample"]] - tree._centers[skipped["node"]],
+                           ord=order, axis=1),
             rtol=1e-9)
         n_pruned += len(pruned)
         n_near += len(near)

@@ -223,3 +223,50 @@ def test_partition_parameters_are_checked():
     assert not np.array_equal(a._order, b._order)
     a, b = (BranchBoundTree(X, leaf_size=4, random_state=s) for s in (0, 1))
     np.testing.assert_array_equal(a._order, b._order)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_features", [1, 2, 3, 4, 8, 12])
+def test_euclidean_kd_search_equals_brute_force_bit_for_bit(dtype, n_features):
+    """The euclidean search of the k-d partition (cell bounds updated on the way
+    down, whole leaves scanned) returns brute force's distances and indices, on
+    uniform, clustered, duplicated and offset data, k = 1, 5, 10, separate queries
+    and self-queries, leaves of 1 to 40 samples; its counts are explain's."""
+    rng = np.random.default_rng(n_features)
+    U = rng.uniform(size=(1500, n_features))
+    datasets = {"uniform": U, "clustered": clustered(rng, 1500, n_features),
+                "duplicates": np.round(U * 3) / 3, "offset": 1e4 + U}
+    for name, X in datasets.items():
+        X = X.astype(dtype)
+        brute = BruteForce(X)
+        queries = np.vstack([X.min(axis=0) + (X.max(axis=0) - X.min(axis=0))
+                             * rng.uniform(-0.1, 1.1, size=(80, n_features)),
+                             X[:20]]).astype(dtype)
+        for leaf_size in (1, 7, 40):
+            tree = BranchBoundTree(X, leaf_size=leaf_size)
+            for k in (1, 5, 10):
+                for Q in (queries, X):
+                    expected = brute.query(Q, k=k)
+                    got = tree.query(Q, k=k)
+                    np.testing.assert_array_equal(got[1], expected[1], err_msg=name)
+                    np.testing.assert_array_equal(got[0], expected[0], err_msg=name)
+            x = queries[0]
+            steps = tree.explain(x, k=5)
+            counts = tree.query(x[None], k=5, return_counts=True)[2]
+            assert len(steps.distance_evaluations) == counts[0]
+            np.testing.assert_array_equal(steps.indices, brute.query(x[None], k=5)[1][0])
+
+
+@pytest.mark.parametrize("n_features", [1, 2, 3, 6])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_locality_order_is_a_permutation_that_groups_near_queries(n_features, dtype):
+    from patrec.neighbors._bnb_tree import locality_order
+    X = np.random.default_rng(n_features).uniform(size=(3000, n_features)).astype(dtype)
+    order = locality_order(X, X.min(axis=0), X.max(axis=0))
+    assert order.dtype == np.intp and sorted(order) == list(range(len(X)))
+    step = np.abs(np.diff(X[order, :3], axis=0)).sum(axis=1).mean()
+    assert step < 0.25 * np.abs(np.diff(X[:, :3], axis=0)).sum(axis=1).mean()
+    big = np.finfo(dtype).max
+    wide = np.array([[-big] * n_features, [big] * n_features], dtype=dtype)
+    # a box too wide to scale: the order is kept
+    assert list(locality_order(wide, wide[0], wide[1])) == [0, 1]

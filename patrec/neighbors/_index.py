@@ -179,17 +179,20 @@ def prepare_rows(metric, X):
 
 
 # The cost model of ``algorithm="auto"``, in nanoseconds, single-threaded: fitted by
-# benchmarks/bench_neighbors.py (section "calibrate": 2.1 + 0.02 d per brute pair,
-# 6.6 + 1.9 d per tree evaluation at n = 100 000), then set to the times section
-# "auto" observed at 10 000 .. 100 000 samples (2.3 .. 3.2 per brute pair in 8
-# dimensions, 12 .. 18 per tree evaluation):
+# benchmarks/bench_neighbors.py (section "calibrate"; brute force 1.95 + 0.019 d
+# per pair, at d = 2 .. 256) and by the tree's counted evaluations against its CPU
+# time at n = 100 000 (uniform d 8 .. 16, clustered d 8 .. 64: 8.9 + 0.35 d per
+# evaluation of the euclidean k-d search), then scaled by the 1.25 .. 1.3 that the
+# times of section "auto" (a busy machine, 10 000 .. 1 000 000 samples) add:
 #   brute force, per (query, sample) pair: 2.5 + 0.025 d with the GEMM filter
-#       (euclidean family), 3 + 0.35 d computing every distance directly;
-#   tree (the default k-d partition): building, 750 per sample; searching,
-#       4 + 1.5 d per distance evaluation (to samples, node means and node boxes),
-#       times 1 + 0.25 log2(n / 100 000) above 100 000 samples, where the tree
-#       outgrows the caches (measured at 1 000 000: 42 .. 49 per evaluation in
-#       10 .. 16 dimensions, while brute force keeps its cost per pair).
+#       (the euclidean family), 3 + 0.35 d computing every distance directly;
+#   tree (the default k-d partition): building, 750 per sample; searching, per
+#       distance evaluation, 11 + 0.45 d for the euclidean family (its own search:
+#       cell bounds in O(1), whole leaves) and 4 + 1.5 d for the other metrics
+#       (box distances in O(d) and rules 1 and 2 at the leaves, each counted),
+#       times 1 + 0.15 log2(n / 100 000) above 100 000 samples, where the tree
+#       outgrows the caches (measured at 1 000 000: 1.1 .. 1.5 times the cost per
+#       evaluation at 100 000, while brute force keeps its cost per pair).
 # The evaluations per query depend on the data far more than on n and d (a tree
 # prunes tight clusters in 64 dimensions but hardly anything of uniform data in 16),
 # so when the data are at hand they are measured (`probe_evaluations`); without
@@ -197,9 +200,10 @@ def prepare_rows(metric, X):
 _BRUTE_GEMM_PAIR = (2.5, 0.025)
 _BRUTE_DIRECT_PAIR = (3.0, 0.35)
 _TREE_BUILD_SAMPLE = 750.0
+_TREE_EUCLIDEAN_EVALUATION = (11.0, 0.45)
 _TREE_EVALUATION = (4.0, 1.5)
 _TREE_CACHE_SIZE = 100_000
-_TREE_CACHE_GROWTH = 0.25
+_TREE_CACHE_GROWTH = 0.15
 # The probe: trees over two nested random subsets of these sizes (or all samples
 # when fewer; above 65 536 samples, n / 64 and n / 16 of them, at most 16 384 and
 # 65 536, so that the extrapolation to n stays short), searched from this many
@@ -217,11 +221,14 @@ _PROBE_HOPELESS = 1.0
 _PROBE_MIN_SAMPLES = 512  # below this, both searches are cheap: the model decides
 _CLEAR_WIN = 4.0
 # Up to this many samples the probe searches the tree over all of them instead:
-# building it costs about what the two subset trees cost, the count needs no
-# extrapolation, and `build_index` keeps the tree when it is chosen.  Where the
-# model favours brute force, the first small subset tree is searched first: if it
-# prunes nothing, brute force is taken without building the whole tree.
-_PROBE_WHOLE_MAX = 16384
+# the count needs no extrapolation (which overestimates up to 3x for uniform data
+# in 12 dimensions at 100 000 samples: the share of samples a search visits falls
+# ever faster with n), and `build_index` keeps the tree when it is chosen.  Where
+# the model favours brute force, a tree over n / 16 of them (at least 1 024) is
+# searched first: if it prunes (almost) nothing, brute force is taken without
+# building the whole tree, which then costs at most 5 to 10% of brute force's time.
+_PROBE_WHOLE_MAX = 262144
+_FIRST_LOOK_HOPELESS = 0.9
 
 
 def tree_evaluations(n_samples, n_features):
@@ -302,25 +309,25 @@ def _subset_tree(X, rows, metric, p, metric_params, tree_params):
 
 
 def _prunes_nothing(X, k, metric, p, metric_params, self_queries, tree_params):
-    """The probe's first look: does the tree over its smallest subset prune
-    nothing for one batch of queries?"""
+    """The probe's first look: does a tree over n / 16 of the samples (at least
+    1 024) prune (almost) nothing for one batch of queries?"""
     queries, rest = _probe_rows(X, self_queries)
-    tree = _subset_tree(X, rest[:_PROBE_SIZES[0]], metric, p, metric_params,
-                        tree_params)
-    return _count_evaluations(tree, queries[:_PROBE_BATCH],
-                              min(k, tree.n_samples)) is None
+    size = max(_PROBE_SIZES[0], X.shape[0] // 16)
+    tree = _subset_tree(X, rest[:size], metric, p, metric_params, tree_params)
+    return _count_evaluations(tree, queries[:_PROBE_BATCH], min(k, tree.n_samples),
+                              hopeless=_FIRST_LOOK_HOPELESS) is None
 
 
-def _count_evaluations(tree, queries, k):
+def _count_evaluations(tree, queries, k, hopeless=_PROBE_HOPELESS):
     """Mean distance evaluations of ``tree``'s searches from ``queries`` (in
-    batches), or None as soon as a batch makes more than the tree has samples:
-    then it prunes nothing."""
+    batches), or None as soon as a batch makes ``hopeless`` times as many as the
+    tree has samples: then it prunes nothing."""
     total = 0
     for start in range(0, queries.shape[0], _PROBE_BATCH):
         *_, evaluations = tree.query(queries[start:start + _PROBE_BATCH], k=k,
                                      return_distance=False, return_counts=True)
         total += int(evaluations.sum())
-        if evaluations.mean() >= _PROBE_HOPELESS * tree.n_samples:
+        if evaluations.mean() >= hopeless * tree.n_samples:
             return None
     return max(total / queries.shape[0], 1.0)
 
@@ -359,7 +366,7 @@ def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True,
     brute = n_queries * n_samples * (fixed + per_feature * n_features)
     if evaluations is None:
         evaluations = tree_evaluations(n_samples, n_features)
-    fixed, per_feature = _TREE_EVALUATION
+    fixed, per_feature = _TREE_EUCLIDEAN_EVALUATION if gemm else _TREE_EVALUATION
     cache = 1 + _TREE_CACHE_GROWTH * np.log2(max(1.0, n_samples / _TREE_CACHE_SIZE))
     tree = n_queries * evaluations * (fixed + per_feature * n_features) * cache
     if build:
@@ -378,8 +385,8 @@ def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None, *, X=No
     predicted from n and d for Gaussian-like data and, given the samples ``X``
     (and the ``k`` to be asked for), measured by a small probe
     (`probe_evaluations`) unless the prediction already makes the tree four
-    times cheaper; up to 16 384 samples the probe searches the tree over all of
-    them instead (unless a tree over 1 024 of them prunes nothing), which
+    times cheaper; up to 262 144 samples the probe searches the tree over all of
+    them instead (unless a tree over n / 16 of them prunes nothing), which
     `build_index` then keeps if it is chosen.  With ``n_queries`` known (editing
     searches every sample once) the construction counts; without it (a
     classifier's ``fit``) the index is expected to serve many queries and only

@@ -54,10 +54,18 @@ def test_clusters_in_many_dimensions_get_the_tree(built_trees):
     assert built_trees == [1024, 8000]  # first look, then the tree kept
 
 
-def test_large_data_are_probed_on_subsets(built_trees):
+def test_large_data_are_probed_on_subsets(built_trees, monkeypatch):
+    monkeypatch.setattr(_index, "_PROBE_WHOLE_MAX", 16_384)
     X = clusters(np.random.default_rng(3), 20_000, 16)
     assert choose_algorithm(*X.shape, "euclidean", X=X, k=5) == "bnb"
     assert built_trees == [1024, 4096]
+
+
+def test_first_look_grows_with_the_data(built_trees):
+    X = clusters(np.random.default_rng(3), 40_000, 16)
+    index, algorithm = build_index(X, k=5)
+    assert algorithm == "bnb"
+    assert built_trees == [2500, 40_000]  # n / 16, then the tree kept
 
 
 @pytest.mark.parametrize("make, n_features", [

@@ -179,12 +179,13 @@ def prepare_rows(metric, X):
 
 
 # The cost model of ``algorithm="auto"``, in nanoseconds, single-threaded: fitted by
-# benchmarks/bench_neighbors.py (section "calibrate"; brute force 1.95 + 0.019 d
-# per pair, at d = 2 .. 256) and by the tree's counted evaluations against its CPU
-# time at n = 100 000 (uniform d 8 .. 16, clustered d 8 .. 64: 8.9 + 0.35 d per
-# evaluation of the euclidean k-d search), then scaled by the 1.25 .. 1.3 that the
-# times of section "auto" (a busy machine, 10 000 .. 1 000 000 samples) add:
-#   brute force, per (query, sample) pair: 2.5 + 0.025 d with the GEMM filter
+# benchmarks/bench_neighbors.py (section "calibrate"; brute force 1.19 + 0.025 d
+# per pair with the GEMM filter, 3.6 + 0.36 d directly, at d = 2 .. 256, float64)
+# and by the tree's counted evaluations against its CPU time at n = 100 000
+# (uniform d 8 .. 16, clustered d 8 .. 64: 8.9 + 0.35 d per evaluation of the
+# euclidean k-d search), then scaled by the 1.25 .. 1.3 that the times of section
+# "auto" (a busy machine, 10 000 .. 1 000 000 samples) add:
+#   brute force, per (query, sample) pair: 1.5 + 0.032 d with the GEMM filter
 #       (the euclidean family), 3 + 0.35 d computing every distance directly;
 #   tree (the default k-d partition): building, 750 per sample; searching, per
 #       distance evaluation, 11 + 0.45 d for the euclidean family (its own search:
@@ -197,7 +198,7 @@ def prepare_rows(metric, X):
 # prunes tight clusters in 64 dimensions but hardly anything of uniform data in 16),
 # so when the data are at hand they are measured (`probe_evaluations`); without
 # them, `tree_evaluations` predicts them for Gaussian-like data.
-_BRUTE_GEMM_PAIR = (2.5, 0.025)
+_BRUTE_GEMM_PAIR = (1.5, 0.032)
 _BRUTE_DIRECT_PAIR = (3.0, 0.35)
 _TREE_BUILD_SAMPLE = 750.0
 _TREE_EUCLIDEAN_EVALUATION = (11.0, 0.45)

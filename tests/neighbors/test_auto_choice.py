@@ -29,13 +29,13 @@ def clusters(rng, n, n_features, n_clusters=20, scale=0.01):
 
 @pytest.mark.parametrize("n_queries", [None, 5000])
 def test_the_probed_tree_over_all_samples_is_the_tree_kept(built_trees, n_queries):
-    # 5 000 points in 6-D: the model favours the tree but not by 4x, so the probe
+    # 5 000 points in 5-D: the model favours the tree but not by 4x, so the probe
     # searches the tree over all samples, which is then kept.
-    X = np.random.default_rng(0).uniform(size=(5000, 6))
+    X = np.random.default_rng(0).uniform(size=(5000, 5))
     index, algorithm = build_index(X, n_queries=n_queries, k=5)
     assert algorithm == "bnb" and isinstance(index, BranchBoundTree)
     assert built_trees == [5000]
-    Q = np.random.default_rng(1).uniform(size=(50, 6))
+    Q = np.random.default_rng(1).uniform(size=(50, 5))
     np.testing.assert_array_equal(index.query(Q, k=5)[1],
                                   BruteForce(X).query(Q, k=5)[1])
 
@@ -104,7 +104,7 @@ def test_probe_and_choice_follow_the_metric():
 
 
 def test_verbose_reaches_the_tree_the_probe_keeps(capsys):
-    X = np.random.default_rng(7).uniform(size=(5000, 6))
+    X = np.random.default_rng(7).uniform(size=(5000, 5))
     build_index(X, k=5, verbose=1)
     err = capsys.readouterr().err
     assert err.count("[BranchBoundTree] built") == 1

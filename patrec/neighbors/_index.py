@@ -225,10 +225,13 @@ _CLEAR_WIN = 4.0
 # the count needs no extrapolation (which overestimates up to 3x for uniform data
 # in 12 dimensions at 100 000 samples: the share of samples a search visits falls
 # ever faster with n), and `build_index` keeps the tree when it is chosen.  Where
-# the model favours brute force, a tree over n / 16 of them (at least 1 024) is
-# searched first: if it prunes (almost) nothing, brute force is taken without
-# building the whole tree, which then costs at most 5 to 10% of brute force's time.
+# the model favours brute force, only up to 16 384 samples, and after a first look
+# at a tree over 1 024 of them: if that prunes (almost) nothing, brute force is
+# taken at once.  (A whole tree built and then dropped for brute force costs 20%
+# of brute force's time at 100 000 samples; the subsets' bias towards brute force
+# is the cheaper error there.)
 _PROBE_WHOLE_MAX = 262144
+_PROBE_WHOLE_UNLIKELY_MAX = 16384  # ... where the model favours brute force
 _FIRST_LOOK_HOPELESS = 0.9
 
 
@@ -310,11 +313,11 @@ def _subset_tree(X, rows, metric, p, metric_params, tree_params):
 
 
 def _prunes_nothing(X, k, metric, p, metric_params, self_queries, tree_params):
-    """The probe's first look: does a tree over n / 16 of the samples (at least
-    1 024) prune (almost) nothing for one batch of queries?"""
+    """The probe's first look: does a tree over 1 024 of the samples prune (almost)
+    nothing for one batch of queries?"""
     queries, rest = _probe_rows(X, self_queries)
-    size = max(_PROBE_SIZES[0], X.shape[0] // 16)
-    tree = _subset_tree(X, rest[:size], metric, p, metric_params, tree_params)
+    tree = _subset_tree(X, rest[:_PROBE_SIZES[0]], metric, p, metric_params,
+                        tree_params)
     return _count_evaluations(tree, queries[:_PROBE_BATCH], min(k, tree.n_samples),
                               hopeless=_FIRST_LOOK_HOPELESS) is None
 
@@ -386,9 +389,10 @@ def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None, *, X=No
     predicted from n and d for Gaussian-like data and, given the samples ``X``
     (and the ``k`` to be asked for), measured by a small probe
     (`probe_evaluations`) unless the prediction already makes the tree four
-    times cheaper; up to 262 144 samples the probe searches the tree over all of
-    them instead (unless a tree over n / 16 of them prunes nothing), which
-    `build_index` then keeps if it is chosen.  With ``n_queries`` known (editing
+    times cheaper; up to 262 144 samples (16 384 where the prediction favours
+    brute force, and unless a tree over 1 024 of them prunes nothing) the probe
+    searches the tree over all of them instead, which `build_index` then keeps if
+    it is chosen.  With ``n_queries`` known (editing
     searches every sample once) the construction counts; without it (a
     classifier's ``fit``) the index is expected to serve many queries and only
     the cost per query counts.  So the
@@ -428,7 +432,8 @@ def _choose(n_samples, n_features, metric, p, n_queries, X, k, metric_params,
     probe_params = {key: value for key, value in tree_params.items()
                     if key != "verbose"}
     built = None
-    if n_samples > _PROBE_WHOLE_MAX:
+    if n_samples > _PROBE_WHOLE_MAX or (tree >= brute
+                                        and n_samples > _PROBE_WHOLE_UNLIKELY_MAX):
         evaluations = probe_evaluations(X, k, metric, p, metric_params,
                                         self_queries=self_queries, **probe_params)
     elif tree >= brute and _prunes_nothing(X, k, metric, p, metric_params,

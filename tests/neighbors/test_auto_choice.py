@@ -61,11 +61,19 @@ def test_large_data_are_probed_on_subsets(built_trees, monkeypatch):
     assert built_trees == [1024, 4096]
 
 
-def test_first_look_grows_with_the_data(built_trees):
+def test_where_brute_force_is_expected_large_sets_are_probed_on_subsets(built_trees):
     X = clusters(np.random.default_rng(3), 40_000, 16)
     index, algorithm = build_index(X, k=5)
     assert algorithm == "bnb"
-    assert built_trees == [2500, 40_000]  # n / 16, then the tree kept
+    assert built_trees == [1024, 4096, 40_000]  # the probe, then the tree
+
+
+def test_where_the_tree_is_expected_large_sets_probe_the_whole_tree(built_trees):
+    # 7-D: the model favours the tree, but not by 4x
+    X = np.random.default_rng(3).uniform(size=(40_000, 7))
+    index, algorithm = build_index(X, k=5)
+    assert algorithm == "bnb"
+    assert built_trees == [40_000]
 
 
 @pytest.mark.parametrize("make, n_features", [

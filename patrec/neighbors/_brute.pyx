@@ -35,8 +35,9 @@
 #   products, added in whatever order the BLAS chooses) each carry at most
 #   (n_features + 1) eps times |q|^2 + |t|^2 (Higham's gamma_n bound, since
 #   |t|^2 / 2 + sum |q_i t_i| <= |q|^2 + |t|^2); the filter's own operations and the
-#   direct distance add a few eps more; the factor 8 leaves room to spare.  Underflow (subnormal numbers) breaks relative bounds
-#   but its absolute error is far below `floor`.  Overflow is kept out: the
+#   direct distance add a few eps more; the factor 8 leaves room to spare.
+#   Underflow (subnormal numbers) breaks relative bounds but its absolute error
+#   is far below `floor`.  Overflow is kept out: the
 #   Python side never picks a GEMM dtype in which the training norms come near
 #   its largest number, and a query whose norm does (far from the training set)
 #   is compared directly with every sample.
@@ -55,8 +56,9 @@
 #   candidate, which the compiler vectorises; only a group where something passes
 #   is looked at candidate by candidate.  Right after a query's row is scanned, the
 #   next chunk's half norms are copied into it (the row is still in the L1 cache),
-#   which spares the BLAS a pass of its own that zeroes the block (beta = 0).  A looser test lets through more, never
-#   fewer, candidates, and its one extra rounding is far inside the factor 8.
+#   which spares the BLAS a pass of its own that zeroes the block (beta = 0).
+#   A looser test lets through more, never fewer, candidates, and its one extra
+#   rounding is far inside the factor 8.
 #   In a query's first chunk the heap is empty and every improvement of the k-th
 #   best so far would be re-checked, about k ln(chunk / k) direct distances: the k
 #   candidates with the smallest filter values are re-checked first instead, so the

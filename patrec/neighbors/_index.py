@@ -442,8 +442,9 @@ def _choose(n_samples, n_features, metric, p, n_queries, X, k, metric_params,
     else:
         built, evaluations = _probe_whole_tree(X, k, metric, p, metric_params,
                                                self_queries, tree_params)
+    # (a tree already built is paid for: only its searches count now)
     brute, tree = search_costs(n_samples, n_features, metric, p, n_queries=n_queries,
-                               build=build, evaluations=evaluations)
+                               build=build and built is None, evaluations=evaluations)
     return ("bnb", built) if tree < brute else ("brute", None)
 
 

@@ -321,8 +321,9 @@ def auto():
     cases = [("uniform", d) for d in (2, 4, 8, 12, 16, 24, 32)]
     cases += [("clustered", d) for d in (4, 8, 16, 32, 64)]
     cases += [("digits8", 8), ("swissroll3", 3), ("swissroll8", 8)]
+    kinds, dims = _option("kinds"), _option("dims", int)
     cases = [(kind, d) for kind, d in cases
-             if kind in (_option("kinds") or [kind]) and d in (_option("dims", int) or [d])]
+             if (not kinds or kind in kinds) and (not dims or d in dims)]
     for kind, d in cases:
         for n in sizes:
             rng = np.random.default_rng(n + d)

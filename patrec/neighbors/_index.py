@@ -208,9 +208,8 @@ _TREE_CACHE_GROWTH = 0.15
 # The probe: trees over two nested random subsets of these sizes (or all samples
 # when fewer; above 65 536 samples, n / 64 and n / 16 of them, at most 16 384 and
 # 65 536, so that the extrapolation to n stays short), searched from this many
-# samples, in batches; a batch making
-# `_PROBE_HOPELESS` times the subset's size in evaluations (samples, means and
-# boxes: more than brute force would) ends the probe.  The tree is taken without a
+# samples, in batches; a batch making `_PROBE_HOPELESS` times the subset's size in
+# evaluations (more than brute force would) ends the probe.  The tree is taken without a
 # probe when the model predicts it `_CLEAR_WIN` times cheaper than brute force for
 # Gaussian-like data: clusters or a low intrinsic dimension only make it cheaper
 # still.
@@ -305,11 +304,15 @@ def _probe_rows(X, self_queries):
     return X[order[:n_queries]], order if self_queries else order[n_queries:]
 
 
-def _subset_tree(X, rows, metric, p, metric_params, tree_params):
+def _tree(X, metric, p, metric_params, tree_params):
+    """The tree `build_index` builds (and the probe measures)."""
     from .tree import BranchBoundTree
 
-    return BranchBoundTree(X[np.sort(rows)], metric, p, metric_params, random_state=0,
-                           **tree_params)
+    return BranchBoundTree(X, metric, p, metric_params, random_state=0, **tree_params)
+
+
+def _subset_tree(X, rows, metric, p, metric_params, tree_params):
+    return _tree(X[np.sort(rows)], metric, p, metric_params, tree_params)
 
 
 def _prunes_nothing(X, k, metric, p, metric_params, self_queries, tree_params):
@@ -345,13 +348,11 @@ def _probe_whole_tree(X, k, metric, p, metric_params, self_queries, tree_params)
     ``k + 1`` nearest, itself included, so separate queries are imitated by
     searching one neighbour more.  Returns ``(tree, evaluations)``.
     """
-    from .tree import BranchBoundTree
-
     n_samples = X.shape[0]
-    tree = BranchBoundTree(X, metric, p, metric_params, random_state=0, **tree_params)
-    rows = np.random.default_rng(0).permutation(n_samples)[:_PROBE_QUERIES]
+    tree = _tree(X, metric, p, metric_params, tree_params)
+    queries, _ = _probe_rows(X, self_queries=True)
     k = k if self_queries else min(k + 1, n_samples)
-    count = _count_evaluations(tree, X[np.sort(rows)], k)
+    count = _count_evaluations(tree, queries, k)
     return tree, float(n_samples) if count is None else count
 
 
@@ -392,10 +393,9 @@ def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None, *, X=No
     times cheaper; up to 262 144 samples (16 384 where the prediction favours
     brute force, and unless a tree over 1 024 of them prunes nothing) the probe
     searches the tree over all of them instead, which `build_index` then keeps if
-    it is chosen.  With ``n_queries`` known (editing
-    searches every sample once) the construction counts; without it (a
-    classifier's ``fit``) the index is expected to serve many queries and only
-    the cost per query counts.  So the
+    it is chosen.  With ``n_queries`` known (editing searches every sample once)
+    the construction counts; without it (a classifier's ``fit``) the index is
+    expected to serve many queries and only the cost per query counts.  So the
     tree is picked wherever the data let it prune — low dimension, clusters, a low
     intrinsic dimension — and brute force for spread-out data in many dimensions.
 
@@ -454,8 +454,7 @@ def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto"
     "bnb"; "auto" expecting ``n_queries`` searches for ``k`` neighbours, see
     `choose_algorithm`); returns ``(index, algorithm)`` with the method actually
     used.  ``tree_params`` (``leaf_size``, ``verbose``) go to `BranchBoundTree`."""
-    from .brute import BruteForce  # (they derive from NeighborIndex, defined above)
-    from .tree import BranchBoundTree
+    from .brute import BruteForce  # (it derives from NeighborIndex, defined above)
 
     if algorithm == "auto":
         algorithm, tree = _choose(X.shape[0], X.shape[1], metric, p, n_queries, X, k,
@@ -463,8 +462,7 @@ def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto"
         if tree is not None:
             return tree, algorithm
     if algorithm == "bnb":
-        return (BranchBoundTree(X, metric, p, metric_params, random_state=0,
-                                **tree_params), algorithm)
+        return _tree(X, metric, p, metric_params, tree_params), algorithm
     return BruteForce(X, metric, p, metric_params), algorithm
 
 

@@ -58,6 +58,7 @@ import numpy as np
 
 from libc.math cimport INFINITY, sqrt
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
 
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
@@ -565,41 +566,62 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
                const intp_t[::1] order, double grow, double tiny,
                const intp_t[:, ::1] kd_nodes, const floating[:, ::1] kd_cuts,
                intp_t depth, floating[:, ::1] out_dist, intp_t[:, ::1] out_idx,
-               intp_t[::1] out_evals):
+               intp_t[::1] out_evals, const intp_t[::1] out_rows=None):
     """k nearest neighbours of each query: reduced distances and training indices,
-    best first, and the number of distance evaluations per query."""
+    best first, and the number of distance evaluations per query.
+
+    The answer for query i goes to row ``out_rows[i]`` of the outputs (row i without
+    ``out_rows``): queries searched in another order than the caller's are answered
+    in the caller's.  (Each search keeps its heap in a small buffer and writes the
+    finished row once: a store to a distant row does not stall the search the way
+    a heap living in that row would.)
+    """
     cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
                                 node_child, node_nchild, radius, to_center, order,
                                 grow, tiny, use_boxes, kd_nodes, &kd_cuts[0, 0])
     cdef Search search
-    cdef intp_t i, k = out_idx.shape[1]
+    cdef intp_t i, row, k = out_idx.shape[1]
     cdef SignalWatch watch
     cdef bint stopped = False
     cdef floating* nearest
+    cdef floating* best_dist
+    cdef intp_t* best_idx
     cdef Workspace work
     watch.work = 0
     if queries.shape[0] == 0:
         return
+    if out_rows is not None and out_rows.shape[0] != queries.shape[0]:
+        raise ValueError("out_rows must give one output row per query")
     nearest = <floating*> malloc(data.shape[1] * sizeof(floating))
-    if nearest == NULL or _alloc_workspace(&work, depth, data.shape[1]) != 0:
+    best_dist = <floating*> malloc(k * sizeof(floating))
+    best_idx = <intp_t*> malloc(k * sizeof(intp_t))
+    if (nearest == NULL or best_dist == NULL or best_idx == NULL
+            or _alloc_workspace(&work, depth, data.shape[1]) != 0):
         free(nearest)
+        free(best_dist)
+        free(best_idx)
         raise MemoryError()
     search.k = k
     search.failed = False
+    search.heap_idx = best_idx
     with nogil:
         for i in range(queries.shape[0]):
-            heap_init(&out_dist[i, 0], &out_idx[i, 0], k)
-            search.heap_idx = &out_idx[i, 0]
+            heap_init(best_dist, best_idx, k)
             search.bound = INFINITY
             search.n_evals = 0
             _search(&tree, &search, &queries[i, 0], &data[0, 0], &centers[0, 0],
-                    &low[0, 0], &high[0, 0], nearest, &out_dist[i, 0], &work)
-            heap_sort(&out_dist[i, 0], &out_idx[i, 0], k)
-            out_evals[i] = search.n_evals
+                    &low[0, 0], &high[0, 0], nearest, best_dist, &work)
+            heap_sort(best_dist, best_idx, k)
+            row = i if out_rows is None else out_rows[i]
+            memcpy(&out_dist[row, 0], best_dist, k * sizeof(floating))
+            memcpy(&out_idx[row, 0], best_idx, k * sizeof(intp_t))
+            out_evals[row] = search.n_evals
             if stop_after(&watch, (search.n_evals + 1) * tree.n_features):
                 stopped = True
                 break
     free(nearest)
+    free(best_dist)
+    free(best_idx)
     _free_workspace(&work)
     if stopped:
         raise_interrupt()

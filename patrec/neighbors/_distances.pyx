@@ -84,18 +84,6 @@ def group_min_rdist(int kind, double p, const floating[:, ::1] X,
         raise_interrupt()
 
 
-def rdist_to_dist_inplace(int kind, double p, floating[:, ::1] values):
-    """Turn reduced distances into true distances, in place."""
-    cdef intp_t i, j
-    cdef MetricKind metric = <MetricKind> kind
-    if metric != SQEUCLIDEAN:
-        return
-    with nogil:
-        for i in range(values.shape[0]):
-            for j in range(values.shape[1]):
-                values[i, j] = <floating> rdist_to_dist(metric, p, values[i, j])
-
-
 # The metric kinds by name, for the Python side (patrec/neighbors/metrics.py).
 KINDS = {
     "sqeuclidean": SQEUCLIDEAN,

@@ -115,8 +115,8 @@ class Metric:
 
     def finish(self, reduced):
         """Turn an array of reduced distances into distances, in place; return it."""
-        if not self.squared:
-            _distances.rdist_to_dist_inplace(self.kind, self.p, reduced)
+        if not self.squared and self.kind == _distances.KINDS["sqeuclidean"]:
+            np.sqrt(reduced, out=reduced)  # (vectorised; correctly rounded, as in C)
         return reduced
 
     def check_finite(self, reduced):

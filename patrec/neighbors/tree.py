@@ -281,19 +281,12 @@ class BranchBoundTree(NeighborIndex):
             return
         # Visit the queries in a space-filling-curve order (Morton's, on the first
         # features): neighbouring queries then walk the same nodes while they are
-        # still in the cache.  (Any order gives the same answers.)
-        # (gathered into a copy and scattered back: reading and writing the rows
-        # in that order inside the search would wait on memory at every query)
+        # still in the cache.  (Any order gives the same answers.)  The queries are
+        # gathered in that order into a copy, the answers written to their rows.
         order = _bnb_tree.locality_order(X, self._low[0], self._high[0])
-        sorted_distances = np.empty_like(distances)
-        sorted_indices = np.empty_like(indices)
-        sorted_evaluations = np.empty_like(evaluations)
         _bnb_tree.knn_search(self._metric.kind, self._metric.p, X.take(order, axis=0),
-                             *self._tree_arrays(), sorted_distances, sorted_indices,
-                             sorted_evaluations)
-        distances[order] = sorted_distances
-        indices[order] = sorted_indices
-        evaluations[order] = sorted_evaluations
+                             *self._tree_arrays(), distances, indices, evaluations,
+                             order)
 
     def query_radius(self, X, r, return_distance=False, return_counts=False,
                      n_jobs=None):

@@ -270,3 +270,27 @@ def test_locality_order_is_a_permutation_that_groups_near_queries(n_features, dt
     wide = np.array([[-big] * n_features, [big] * n_features], dtype=dtype)
     # a box too wide to scale: the order is kept
     assert list(locality_order(wide, wide[0], wide[1])) == [0, 1]
+
+
+@pytest.mark.parametrize("partition", ["kd", "kmeans"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_queries_searched_in_locality_order_answer_in_the_callers_order(partition,
+                                                                        dtype):
+    # from 256 queries on, the search visits them in Morton order and writes each
+    # answer to its caller's row; one query at a time never reorders
+    rng = np.random.default_rng(3)
+    X = rng.uniform(size=(2000, 3)).astype(dtype)
+    Q = rng.uniform(size=(700, 3)).astype(dtype)
+    tree = BranchBoundTree(X, partition=partition, random_state=0)
+    distances, indices, counts = tree.query(Q, k=4, return_counts=True)
+    for i in (0, 1, 350, 699):
+        d1, i1, c1 = tree.query(Q[i:i + 1], k=4, return_counts=True)
+        np.testing.assert_array_equal(distances[i], d1[0])
+        np.testing.assert_array_equal(indices[i], i1[0])
+        assert counts[i] == c1[0]
+    d_brute, i_brute = BruteForce(X).query(Q, k=4)
+    np.testing.assert_array_equal(distances, d_brute)
+    np.testing.assert_array_equal(indices, i_brute)
+    d_two, i_two = tree.query(Q, k=4, n_jobs=2)
+    np.testing.assert_array_equal(distances, d_two)
+    np.testing.assert_array_equal(indices, i_two)

@@ -17,8 +17,8 @@ longest):
   data in d = 2, 4, 8, 16, digits reduced to 8 dimensions, a swiss roll in 3-D and
   the same roll embedded in 8-D; n = 10 000 .. 1 000 000; k = 1, 5, 10; float32 and
   float64; queries separate from the training set ("separate", 5 000 of them) and
-  equal to it ("self", every training point as editing searches, 100 000 of them
-  above 100 000 samples).  patrec's ``auto`` index against the fastest of cKDTree,
+  equal to it ("self", every training point as editing searches, 20 000 of them
+  above 20 000 samples).  patrec's ``auto`` index against the fastest of cKDTree,
   pykdtree and scikit-learn-intelex (and every peer in the JSON line); CPU time.
 - build: tree construction at n = 1 000 000 against cKDTree's and pykdtree's.
 - highdim: brute force at d = 64 and 784, float32 and float64, against
@@ -229,7 +229,7 @@ def _markdown(rows):
 
 # self queries: every training point up to this many samples, as many evenly spaced
 # ones above (a million queries against each peer would take hours)
-_SELF_QUERIES = 100_000
+_SELF_QUERIES = 20_000
 
 
 def grid():
@@ -237,8 +237,8 @@ def grid():
 
     The peers are the issue's (cKDTree, pykdtree, scikit-learn-intelex: the table has
     scikit-learn's ``KDTree`` too, never the fastest); CPU time, every call being
-    single-threaded.  Self queries are every training point up to 100 000 samples,
-    100 000 evenly spaced training points above.
+    single-threaded.  Self queries are every training point up to 20 000 samples,
+    20 000 evenly spaced training points above.
     """
     kinds = _option("kinds") or ["uniform", "clustered", "digits8", "swissroll3",
                                  "swissroll8"]

@@ -112,7 +112,11 @@ class NeighborIndex:
         themselves, each of which finds itself among its neighbours.
         """
         X = self._training_rows() if training else self._check_query(X)
-        k = self._check_k(k)
+        return self._search_all(X, self._check_k(k), n_jobs, count)
+
+    def _search_all(self, X, k, n_jobs, count):
+        """Search prepared queries ``X`` on ``n_jobs`` threads: (distances, indices,
+        evaluations or None)."""
         distances = np.empty((X.shape[0], k), dtype=self.dtype)
         indices = np.empty((X.shape[0], k), dtype=np.intp)
         evaluations = np.zeros(X.shape[0], dtype=np.intp) if count else None

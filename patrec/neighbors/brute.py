@@ -7,9 +7,12 @@ comes from a matrix product (BLAS GEMM) and every candidate that could matter is
 re-checked with a directly computed distance, so the answer is exactly the direct
 method's.  The loops live in ``_brute.pyx``.
 """
+import threading
+
 import numpy as np
 
 from .._parallel import single_thread_blas
+from ._equal_rows import EqualRows
 from ._index import NeighborIndex
 from . import _brute, _distances
 
@@ -23,6 +26,14 @@ __all__ = ["BruteForce"]
 _FLOAT32_FILTER_FEATURES = 8
 # the GEMM filter's dtype must hold the training norms times this (no overflow)
 _NORM_HEADROOM = 64
+# From this many queries with k = 1, the first few are searched on their own; when at
+# least a quarter of them are training samples (distance 0), the others are looked up
+# by hash first (_equal_rows.py).  (A wrong guess costs one more pass over the
+# training set: under 0.5% of the search of this many queries, even at 784 features.)
+_LOOKUP_MIN_QUERIES = 4096
+_FIRST_QUERIES = 16
+_EQUAL_SHARE = 0.25
+_lookup_lock = threading.Lock()  # one thread builds the lookup table
 
 
 class BruteForce(NeighborIndex):
@@ -58,6 +69,13 @@ class BruteForce(NeighborIndex):
     (``n_jobs`` sets their number) when threadpoolctl is installed; without it, BLAS
     runs as many threads as it is configured to (``OPENBLAS_NUM_THREADS``).
 
+    Queries that equal a training sample, searched for ``k=1`` (the resubstitution
+    error of a 1-NN rule, say), need no comparison with the other samples: from
+    4 096 queries on, when a quarter of the first 16 turn out to be training
+    samples, the others are looked up in a hash table of the training rows,
+    O(d + log n) each, and only those not found are searched.  The answers are the
+    search's, ties included (and ``return_counts`` gives 1 for a query looked up).
+
     See Also
     --------
     BranchBoundTree : the same answers with far fewer distances in low dimension.
@@ -75,6 +93,7 @@ class BruteForce(NeighborIndex):
 
     def __init__(self, X, metric="euclidean", p=2, metric_params=None):
         super().__init__(X, metric, p, metric_params)
+        self._lookup = None  # the EqualRows table, built when queries need it
         self._use_gemm = self._metric.kind == _distances.KINDS["sqeuclidean"]
         if self._use_gemm:
             self._prepare_gemm_filter()
@@ -108,8 +127,8 @@ class BruteForce(NeighborIndex):
         self._sqnorms = np.einsum("ij,ij->i", self._centered, self._centered)
 
     # The GEMM filter's centred copy of the training set is rebuilt on unpickling,
-    # so a pickle holds the training data once.
-    _DERIVED = ("_center", "_centered", "_sqnorms")
+    # so a pickle holds the training data once (and the lookup table when needed).
+    _DERIVED = ("_center", "_centered", "_sqnorms", "_lookup")
 
     def __getstate__(self):
         state = super().__getstate__()
@@ -119,10 +138,49 @@ class BruteForce(NeighborIndex):
 
     def __setstate__(self, state):
         super().__setstate__(state)
+        self._lookup = None
         if self._use_gemm:
             self._prepare_gemm_filter()
 
+    def _search_all(self, X, k, n_jobs, count):
+        # (not for minkowski: |a - b| ** p of distinct values may underflow to 0)
+        if (k > 1 or len(X) < _LOOKUP_MIN_QUERIES
+                or self._metric.kind == _distances.KINDS["minkowski"]):
+            return super()._search_all(X, k, n_jobs, count)
+        first = super()._search_all(X[:_FIRST_QUERIES], k, None, count)
+        rest = X[_FIRST_QUERIES:]
+        if np.count_nonzero(first[0] == 0) >= _EQUAL_SHARE * _FIRST_QUERIES:
+            rest = self._look_up(rest, n_jobs, count)
+        else:
+            rest = super()._search_all(rest, k, n_jobs, count)
+        return tuple(None if head is None else np.concatenate((head, tail))
+                     for head, tail in zip(first, rest))
+
+    def _look_up(self, X, n_jobs, count):
+        """The nearest neighbour of each query: looked up where the query is a
+        training sample, searched elsewhere (as `_search_all` returns it)."""
+        with _lookup_lock:
+            if self._lookup is None:
+                self._lookup = EqualRows(self._data)
+        found = self._lookup.find(X)
+        others = np.flatnonzero(found < 0)
+        searched = super()._search_all(X[others], 1, n_jobs, count)
+        distances = np.zeros((len(X), 1), dtype=self.dtype)
+        indices = found[:, None].copy()
+        # (a query looked up was compared with one training sample)
+        evaluations = np.ones(len(X), dtype=np.intp) if count else None
+        for result, part in zip((distances, indices, evaluations), searched):
+            if result is not None:
+                result[others] = part
+        return distances, indices, evaluations
+
     def _kneighbors(self, X, distances, indices, evaluations):
+        self._search(X, distances, indices)
+        if evaluations is not None:
+            evaluations[:] = self.n_samples
+
+    def _search(self, X, distances, indices):
+        """Search every training sample for the rows of ``X``."""
         if self._use_gemm:
             with single_thread_blas():
                 _brute.knn_gemm(X, self._data, self._centered, self._sqnorms,
@@ -130,5 +188,3 @@ class BruteForce(NeighborIndex):
         else:
             _brute.knn_direct(self._metric.kind, self._metric.p, X, self._data,
                               distances, indices)
-        if evaluations is not None:
-            evaluations[:] = self.n_samples

@@ -271,10 +271,11 @@ cdef inline bint _any_at_most(const gemm_t* values, intp_t n,
     if gemm_t is float32_t:
         for g in range(n):
             int_hit |= values[g] <= limit
-        return int_hit
-    for g in range(n):
-        hit = 1 if values[g] <= limit else hit
-    return hit != 0
+    else:
+        for g in range(n):
+            hit = 1 if values[g] <= limit else hit
+        int_hit = hit != 0
+    return int_hit
 
 
 cdef inline void _direct_block(const floating* query, const floating* train,

@@ -88,3 +88,34 @@ def test_squared_distances_beyond_the_range_are_refused():
     with pytest.raises(ValueError, match="overflow"):
         pairwise_distances(X, metric="sqeuclidean")
     np.testing.assert_allclose(pairwise_distances(X), [[0, 2e200], [2e200, 0]])
+
+
+def _four_sums(a, b, dtype):
+    """The squared distance as the kernel defines it, one rounding at a time: four
+    partial sums over the complete groups of four features, the rest into the
+    first, then (s0 + s1) + (s2 + s3)."""
+    t = dtype.type
+    n = len(a)
+    stop = n - n % 4
+    sums = [t(0)] * 4
+    for i in range(n):
+        d = t(a[i] - b[i])
+        lane = i % 4 if i < stop else 0
+        sums[lane] = t(sums[lane] + t(d * d))
+    return t(t(sums[0] + sums[1]) + t(sums[2] + sums[3]))
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float32), np.dtype(np.float64)])
+def test_squared_distance_kernel_rounds_as_its_scalar_definition(dtype):
+    # the kernel runs its four sums in SIMD lanes (_sqdist_simd.h): every result
+    # must equal the scalar order's bit for bit, whatever the number of features
+    from patrec.neighbors import _distances
+    rng = np.random.default_rng(0)
+    for n_features in range(1, 19):
+        scale = rng.choice([1e-3, 1.0, 1e5], size=(12, 1))
+        X = (rng.normal(size=(12, n_features)) * scale).astype(dtype)
+        Y = rng.normal(size=(5, n_features)).astype(dtype)
+        out = np.empty((12, 5), dtype=dtype)
+        _distances.pairwise_rdist(_distances.KINDS["sqeuclidean"], 2.0, X, Y, out)
+        expected = [[_four_sums(x, y, dtype) for y in Y] for x in X]
+        np.testing.assert_array_equal(out, np.array(expected, dtype=dtype))

@@ -21,77 +21,63 @@
 #define PATREC_SQDIST_SIMD 0
 #endif
 
+/* The scalar kernel from feature i on: the groups of four up to `stop`, then the
+ * features left over into s[0] (one definition for float and double). */
+#define PATREC_SQDIST_SCALAR(T, a, b, i, stop, n, s)                           \
+    for (; i < stop; i += 4) {                                                  \
+        T d0 = a[i] - b[i], d1 = a[i + 1] - b[i + 1];                           \
+        T d2 = a[i + 2] - b[i + 2], d3 = a[i + 3] - b[i + 3];                   \
+        s[0] += d0 * d0;                                                        \
+        s[1] += d1 * d1;                                                        \
+        s[2] += d2 * d2;                                                        \
+        s[3] += d3 * d3;                                                        \
+    }                                                                           \
+    for (; i < n; i++) {                                                        \
+        T d = a[i] - b[i];                                                      \
+        s[0] += d * d;                                                          \
+    }
+
 static inline float patrec_sqdist_f32(const float *a, const float *b, ptrdiff_t n)
 {
     ptrdiff_t i = 0, stop = n - n % 4;
-    float s0 = 0, s1 = 0, s2 = 0, s3 = 0, d;
+    float s[4] = {0, 0, 0, 0};
 #if PATREC_SQDIST_SIMD
     if (stop) {
         __m128 diff = _mm_sub_ps(_mm_loadu_ps(a), _mm_loadu_ps(b));
         __m128 sums = _mm_mul_ps(diff, diff);  /* 0 + x == x for a square x */
-        float lanes[4];
         for (i = 4; i < stop; i += 4) {
             diff = _mm_sub_ps(_mm_loadu_ps(a + i), _mm_loadu_ps(b + i));
             sums = _mm_add_ps(sums, _mm_mul_ps(diff, diff));
         }
-        _mm_storeu_ps(lanes, sums);
-        s0 = lanes[0];
-        s1 = lanes[1];
-        s2 = lanes[2];
-        s3 = lanes[3];
-    }
-#else
-    for (; i < stop; i += 4) {
-        d = a[i] - b[i];         s0 += d * d;
-        d = a[i + 1] - b[i + 1]; s1 += d * d;
-        d = a[i + 2] - b[i + 2]; s2 += d * d;
-        d = a[i + 3] - b[i + 3]; s3 += d * d;
+        _mm_storeu_ps(s, sums);
     }
 #endif
-    for (i = stop; i < n; i++) {
-        d = a[i] - b[i];
-        s0 += d * d;
-    }
-    return (s0 + s1) + (s2 + s3);
+    PATREC_SQDIST_SCALAR(float, a, b, i, stop, n, s)
+    return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
 static inline double patrec_sqdist_f64(const double *a, const double *b, ptrdiff_t n)
 {
     ptrdiff_t i = 0, stop = n - n % 4;
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0, d;
+    double s[4] = {0, 0, 0, 0};
 #if PATREC_SQDIST_SIMD
     if (stop) {
         __m128d diff01 = _mm_sub_pd(_mm_loadu_pd(a), _mm_loadu_pd(b));
         __m128d diff23 = _mm_sub_pd(_mm_loadu_pd(a + 2), _mm_loadu_pd(b + 2));
         __m128d sums01 = _mm_mul_pd(diff01, diff01);
         __m128d sums23 = _mm_mul_pd(diff23, diff23);
-        double lanes[4];
         for (i = 4; i < stop; i += 4) {
             diff01 = _mm_sub_pd(_mm_loadu_pd(a + i), _mm_loadu_pd(b + i));
             diff23 = _mm_sub_pd(_mm_loadu_pd(a + i + 2), _mm_loadu_pd(b + i + 2));
             sums01 = _mm_add_pd(sums01, _mm_mul_pd(diff01, diff01));
             sums23 = _mm_add_pd(sums23, _mm_mul_pd(diff23, diff23));
         }
-        _mm_storeu_pd(lanes, sums01);
-        _mm_storeu_pd(lanes + 2, sums23);
-        s0 = lanes[0];
-        s1 = lanes[1];
-        s2 = lanes[2];
-        s3 = lanes[3];
-    }
-#else
-    for (; i < stop; i += 4) {
-        d = a[i] - b[i];         s0 += d * d;
-        d = a[i + 1] - b[i + 1]; s1 += d * d;
-        d = a[i + 2] - b[i + 2]; s2 += d * d;
-        d = a[i + 3] - b[i + 3]; s3 += d * d;
+        _mm_storeu_pd(s, sums01);
+        _mm_storeu_pd(s + 2, sums23);
     }
 #endif
-    for (i = stop; i < n; i++) {
-        d = a[i] - b[i];
-        s0 += d * d;
-    }
-    return (s0 + s1) + (s2 + s3);
+    PATREC_SQDIST_SCALAR(double, a, b, i, stop, n, s)
+    return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
 #endif

@@ -17,7 +17,7 @@ def knn_search(kind: int, p: float, queries: npt.NDArray[np.floating],
                kd_nodes: npt.NDArray[np.intp], kd_cuts: npt.NDArray[np.floating],
                depth: int,
                out_dist: npt.NDArray[np.floating], out_idx: npt.NDArray[np.intp],
-               out_evals: npt.NDArray[np.intp],
+               out_evals: npt.NDArray[np.intp] | None = None,
                out_rows: npt.NDArray[np.intp] | None = None) -> None: ...
 def locality_order(queries: npt.NDArray[np.floating], low: npt.NDArray[np.floating],
                    high: npt.NDArray[np.floating]) -> npt.NDArray[np.intp]: ...

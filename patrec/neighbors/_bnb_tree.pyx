@@ -566,9 +566,10 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
                const intp_t[::1] order, double grow, double tiny,
                const intp_t[:, ::1] kd_nodes, const floating[:, ::1] kd_cuts,
                intp_t depth, floating[:, ::1] out_dist, intp_t[:, ::1] out_idx,
-               intp_t[::1] out_evals, const intp_t[::1] out_rows=None):
+               intp_t[::1] out_evals=None, const intp_t[::1] out_rows=None):
     """k nearest neighbours of each query: reduced distances and training indices,
-    best first, and the number of distance evaluations per query.
+    best first, and the number of distance evaluations per query (unless
+    ``out_evals`` is None).
 
     The answer for query i goes to row ``out_rows[i]`` of the outputs (row i without
     ``out_rows``): queries searched in another order than the caller's are answered
@@ -615,7 +616,8 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
             row = i if out_rows is None else out_rows[i]
             memcpy(&out_dist[row, 0], best_dist, k * sizeof(floating))
             memcpy(&out_idx[row, 0], best_idx, k * sizeof(intp_t))
-            out_evals[row] = search.n_evals
+            if out_evals is not None:
+                out_evals[row] = search.n_evals
             if stop_after(&watch, (search.n_evals + 1) * tree.n_features):
                 stopped = True
                 break

@@ -273,8 +273,6 @@ class BranchBoundTree(NeighborIndex):
     # -- search -------------------------------------------------------------------
 
     def _kneighbors(self, X, distances, indices, evaluations):
-        if evaluations is None:
-            evaluations = np.empty(X.shape[0], dtype=np.intp)
         if X.shape[0] < _LOCALITY_MIN_QUERIES:
             _bnb_tree.knn_search(self._metric.kind, self._metric.p, X,
                                  *self._tree_arrays(), distances, indices, evaluations)

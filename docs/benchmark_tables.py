@@ -20,10 +20,13 @@ TITLES = {
     "softmax_fit": "Softmax regression, fit",
     "minimum_distance_predict": "Minimum-distance classifier, predict",
     "knn_tree_query": "Branch-and-bound tree, k-NN query, against the fastest trees",
+    "knn_grid": "k-NN search, the whole grid: auto against the fastest of cKDTree, "
+                "pykdtree and scikit-learn-intelex (CPU time)",
     "knn_auto_choice": "algorithm=\"auto\" against the better of tree and brute force",
     "brute_query": "Brute force, k-NN query (high dimension)",
     "brute_query_lowdim": "Brute force, k-NN query (low dimension)",
     "brute_query_lowdim_vs_gemm": "Brute force against its own matrix products alone",
+    "bnb_tree_build": "Branch-and-bound tree, construction at 1 000 000 samples",
     "bnb_tree_n_jobs": "Branch-and-bound tree, threads",
     "brute_n_jobs": "Brute force, threads",
     "knn_predict_memory": "k-NN predict, time and extra memory",

@@ -85,7 +85,8 @@ class NeighborIndex:
             Also return the distances.
         return_counts : bool, default=False
             Also return, per query, the number of distance evaluations made (to
-            samples and, in a tree, to node means); brute force makes ``n_samples``.
+            samples and, in a tree, to node means); brute force makes ``n_samples``
+            (1 for a query it looks up, see `BruteForce`).
         n_jobs : int, default=None
             Threads over ranges of query rows; ``-1`` uses every core.
 

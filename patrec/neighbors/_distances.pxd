@@ -18,8 +18,9 @@
 # euclidean metric on data mapped once by L^T (done in Python, see metrics.py).
 #
 # All kernels are `inline`, `noexcept nogil` and allocate nothing: defined here, in
-# the .pxd, every module that cimports them gets its own copy the compiler can
-# inline into its loops (a function pointer across modules could not be inlined).
+# the .pxd (the squared distance in the C header next to it), every module that
+# cimports them gets its own copy the compiler can inline into its loops (a function
+# pointer across modules could not be inlined).
 
 from libc.float cimport DBL_MAX, DBL_MIN
 from libc.math cimport fabs, pow, sqrt

@@ -11,6 +11,12 @@
 # Before any push every slot holds (+inf, NO_INDEX), so the first k candidates always
 # enter.  heap_push is O(log k); heap_sort turns the heap into the ascending list of
 # neighbours in O(k log k); heap_make + heap_sort sort any candidate list.
+#
+# For small k a sorted list is cheaper (Knuth's "straight insertion"): the same slots
+# in descending order, slot 0 still the worst, so everything reading slot 0 works on
+# both.  list_push moves a candidate in from slot 0 past the worse ones, O(k) but
+# usually a few steps (late candidates are rarely much better than the k-th best);
+# the list needs no sorting at the end, only reading backwards (list_copy_ascending).
 # Everything is inline, `noexcept nogil` and allocation free.
 
 from patrec._typedefs cimport floating, intp_t
@@ -89,3 +95,29 @@ cdef inline void heap_make(floating* dist, intp_t* idx, intp_t size) noexcept no
     while start >= 0:
         _sift_down(dist, idx, start, size)
         start -= 1
+
+
+cdef inline bint list_push(floating* dist, intp_t* idx, intp_t size, floating d,
+                           intp_t i) noexcept nogil:
+    """Offer candidate (d, i) to a descending list; return True when it entered."""
+    cdef intp_t j = 0
+    if not heap_better(d, i, dist[0], idx[0]):
+        return False
+    # the worst candidate at slot 0 leaves; the worse ones move one slot left
+    while j + 1 < size and heap_better(d, i, dist[j + 1], idx[j + 1]):
+        dist[j] = dist[j + 1]
+        idx[j] = idx[j + 1]
+        j += 1
+    dist[j] = d
+    idx[j] = i
+    return True
+
+
+cdef inline void list_copy_ascending(const floating* dist, const intp_t* idx,
+                                     intp_t size, floating* out_dist,
+                                     intp_t* out_idx) noexcept nogil:
+    """Write a descending list to ``out_*`` in ascending neighbour order."""
+    cdef intp_t j
+    for j in range(size):
+        out_dist[j] = dist[size - 1 - j]
+        out_idx[j] = idx[size - 1 - j]

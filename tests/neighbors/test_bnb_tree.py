@@ -230,8 +230,9 @@ def test_partition_parameters_are_checked():
 def test_euclidean_kd_search_equals_brute_force_bit_for_bit(dtype, n_features):
     """The euclidean search of the k-d partition (cell bounds updated on the way
     down, whole leaves scanned) returns brute force's distances and indices, on
-    uniform, clustered, duplicated and offset data, k = 1, 5, 10, separate queries
-    and self-queries, leaves of 1 to 40 samples; its counts are explain's."""
+    uniform, clustered, duplicated and offset data, k = 1, 5, 10 (the k best in a
+    sorted list) and 129 (in a heap), separate queries and self-queries, leaves of 1
+    to 40 samples; its counts are explain's."""
     rng = np.random.default_rng(n_features)
     U = rng.uniform(size=(1500, n_features))
     datasets = {"uniform": U, "clustered": clustered(rng, 1500, n_features),
@@ -244,7 +245,7 @@ def test_euclidean_kd_search_equals_brute_force_bit_for_bit(dtype, n_features):
                              X[:20]]).astype(dtype)
         for leaf_size in (1, 7, 40):
             tree = BranchBoundTree(X, leaf_size=leaf_size)
-            for k in (1, 5, 10):
+            for k in (1, 5, 10, 129):
                 for Q in (queries, X):
                     expected = brute.query(Q, k=k)
                     got = tree.query(Q, k=k)

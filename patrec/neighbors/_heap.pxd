@@ -1,4 +1,4 @@
-# The k best candidates of one query, kept in a bounded max-heap.
+# The k best candidates of one query, kept in a bounded max-heap (or a sorted list).
 #
 # Shared by the brute-force search (_brute.pyx) and the branch-and-bound tree
 # (_bnb_tree.pyx), so that both order neighbours by exactly the same rule:

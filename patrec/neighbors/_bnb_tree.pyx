@@ -39,13 +39,14 @@
 # updated in O(1) on the way down, whole leaves scanned, no recursion.
 #
 # B is the current k-th best true distance (infinite until k samples were seen); the
-# k best (reduced distance, training index) pairs live in the bounded heap of
-# _heap.pxd, the same heap brute force uses, so ties go to the lower training index
-# and the answers equal brute force's.  The rules use true distances (roots taken
-# where the metric needs them).  Computed distances carry rounding errors, so every
-# rule prunes only with a margin: the right-hand side is multiplied by `grow` (a
-# little above 1, from the dtype's epsilon and the number of features) and `tiny` is
-# added; a sample that brute force would return is therefore never pruned.
+# k best (reduced distance, training index) pairs live in the sorted list (k <= 128)
+# or the bounded heap of _heap.pxd, ordered by the rule brute force's heap uses, so
+# ties go to the lower training index and the answers equal brute force's.  The
+# rules use true distances (roots taken where the metric needs them).  Computed
+# distances carry rounding errors, so every rule prunes only with a margin: the
+# right-hand side is multiplied by `grow` (a little above 1, from the dtype's epsilon
+# and the number of features) and `tiny` is added; a sample that brute force would
+# return is therefore never pruned.
 #
 # Each query counts its distance evaluations (to samples, to node means and to
 # boxes: each costs one pass over the features; the O(1) cell updates of

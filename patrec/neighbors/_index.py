@@ -11,7 +11,6 @@ chosen: the k-NN classifier and the editing functions both ask here.
 Dtype rule: the training set keeps its dtype (float32 or float64) and queries are
 cast to it, so float32 training data is searched with float32 kernels throughout.
 """
-import functools
 import numbers
 
 import numpy as np
@@ -281,7 +280,7 @@ def probe_evaluations(X, k=1, metric="euclidean", p=2, metric_params=None,
     True
     """
     n_samples = X.shape[0]
-    queries, rest = _probe_rows(X, self_queries)
+    queries, rest = _probe_rows(X, self_queries, _probe_order(n_samples))
     sizes = sorted({min(size, rest.shape[0]) for size in _probe_sizes(n_samples)})
     counts = []
     for size in sizes:
@@ -305,19 +304,14 @@ def _probe_sizes(n_samples):
     return largest * _PROBE_SIZES[0] // _PROBE_SIZES[1], largest
 
 
-@functools.lru_cache(maxsize=2)
 def _probe_order(n_samples):
-    """The seeded random order of the probe (computed once for the first look and
-    the whole-tree probe of one choice); read-only."""
-    order = np.random.default_rng(0).permutation(n_samples)
-    order.flags.writeable = False
-    return order
+    """The seeded random order in which the probe takes the samples."""
+    return np.random.default_rng(0).permutation(n_samples)
 
 
-def _probe_rows(X, self_queries):
-    """The probe's 32 query rows of ``X`` and the (random) order in which the
-    subsets take the samples: held out of the queries unless ``self_queries``."""
-    order = _probe_order(X.shape[0])
+def _probe_rows(X, self_queries, order):
+    """The probe's 32 query rows of ``X`` and the order (`_probe_order`) in which
+    the subsets take the samples: held out of the queries unless ``self_queries``."""
     n_queries = min(_PROBE_QUERIES, X.shape[0] // 2)
     return X[order[:n_queries]], order if self_queries else order[n_queries:]
 
@@ -333,10 +327,11 @@ def _subset_tree(X, rows, metric, p, metric_params, tree_params):
     return _tree(X[np.sort(rows)], metric, p, metric_params, tree_params)
 
 
-def _prunes_nothing(X, k, metric, p, metric_params, self_queries, tree_params):
+def _prunes_nothing(X, order, k, metric, p, metric_params, self_queries,
+                    tree_params):
     """The probe's first look: does a tree over 1 024 of the samples prune (almost)
     nothing for one batch of queries?"""
-    queries, rest = _probe_rows(X, self_queries)
+    queries, rest = _probe_rows(X, self_queries, order)
     tree = _subset_tree(X, rest[:_PROBE_SIZES[0]], metric, p, metric_params,
                         tree_params)
     return _count_evaluations(tree, queries[:_PROBE_BATCH], min(k, tree.n_samples),
@@ -357,7 +352,8 @@ def _count_evaluations(tree, queries, k, hopeless=_PROBE_HOPELESS):
     return max(total / queries.shape[0], 1.0)
 
 
-def _probe_whole_tree(X, k, metric, p, metric_params, self_queries, tree_params):
+def _probe_whole_tree(X, order, k, metric, p, metric_params, self_queries,
+                      tree_params):
     """The tree over all of ``X`` and its evaluations per query, counted from 32
     of its own samples (`probe_evaluations` for small data sets).
 
@@ -368,7 +364,7 @@ def _probe_whole_tree(X, k, metric, p, metric_params, self_queries, tree_params)
     """
     n_samples = X.shape[0]
     tree = _tree(X, metric, p, metric_params, tree_params)
-    queries, _ = _probe_rows(X, self_queries=True)
+    queries, _ = _probe_rows(X, True, order)
     k = k if self_queries else min(k + 1, n_samples)
     count = _count_evaluations(tree, queries, k)
     return tree, float(n_samples) if count is None else count
@@ -454,11 +450,12 @@ def _choose(n_samples, n_features, metric, p, n_queries, X, k, metric_params,
                                         and n_samples > _PROBE_WHOLE_UNLIKELY_MAX):
         evaluations = probe_evaluations(X, k, metric, p, metric_params,
                                         self_queries=self_queries, **probe_params)
-    elif tree >= brute and _prunes_nothing(X, k, metric, p, metric_params,
-                                           self_queries, probe_params):
-        return "brute", None
     else:
-        built, evaluations = _probe_whole_tree(X, k, metric, p, metric_params,
+        order = _probe_order(n_samples)  # (the first look and the probe share it)
+        if tree >= brute and _prunes_nothing(X, order, k, metric, p, metric_params,
+                                             self_queries, probe_params):
+            return "brute", None
+        built, evaluations = _probe_whole_tree(X, order, k, metric, p, metric_params,
                                                self_queries, tree_params)
     # (a tree already built is paid for: only its searches count now)
     brute, tree = search_costs(n_samples, n_features, metric, p, n_queries=n_queries,

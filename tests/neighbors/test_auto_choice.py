@@ -94,11 +94,12 @@ def test_choose_algorithm_and_build_index_agree(make, n_features, n_queries):
 
 def test_whole_tree_probe_counts_what_the_tree_evaluates():
     X = clusters(np.random.default_rng(5), 3000, 6, scale=0.3)
-    tree, mean = _index._probe_whole_tree(X, 4, "euclidean", 2, None, False, {})
+    order = _index._probe_order(3000)
+    tree, mean = _index._probe_whole_tree(X, order, 4, "euclidean", 2, None, False, {})
     rows = np.sort(np.random.default_rng(0).permutation(3000)[:_index._PROBE_QUERIES])
     *_, counts = tree.query(X[rows], k=5, return_distance=False, return_counts=True)
     assert mean == pytest.approx(counts.mean())  # k + 1: imitating separate queries
-    tree, mean = _index._probe_whole_tree(X, 4, "euclidean", 2, None, True, {})
+    tree, mean = _index._probe_whole_tree(X, order, 4, "euclidean", 2, None, True, {})
     *_, counts = tree.query(X[rows], k=4, return_distance=False, return_counts=True)
     assert mean == pytest.approx(counts.mean())
 

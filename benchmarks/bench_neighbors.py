@@ -39,7 +39,9 @@ longest):
 Filters: ``--quick`` (smaller sizes), ``--dims=2,8``, ``--n=10000,100000``,
 ``--k=1,5``, ``--kinds=uniform,clustered``, ``--dtypes=float32``,
 ``--queries=separate,self`` restrict the grid (``--dims`` also the table,
-``--kinds``, ``--dims`` and ``--n`` the auto section).
+``--kinds``, ``--dims`` and ``--n`` the auto section); ``--self-queries=5000``
+takes fewer evenly spaced training points as self queries (the JSON line records
+how many), for cells where the peers would take hours.
 Single thread unless stated: ``_common`` limits BLAS and OpenMP, scikit-learn-intelex
 runs on TBB threads and is pinned with ``daal4py.daalinit(1)``, FAISS with
 ``faiss.omp_set_num_threads(1)``.
@@ -249,6 +251,7 @@ def grid():
     ks = _option("k", int) or [1, 5, 10]
     dtypes = _option("dtypes") or ["float64", "float32"]
     modes = _option("queries") or ["separate", "self"]
+    self_queries = (_option("self-queries", int) or [_SELF_QUERIES])[0]
     for kind in kinds:
         for d in ([FIXED_DIMENSION[kind]] if kind in FIXED_DIMENSION else dims):
             for n in sizes:
@@ -259,8 +262,8 @@ def grid():
                     for mode in modes:
                         if mode == "separate":
                             Q = data[n:]
-                        else:  # training points (every one up to _SELF_QUERIES)
-                            Q = X[::-(-n // _SELF_QUERIES)]
+                        else:  # training points (every one up to self_queries)
+                            Q = X[::-(-n // self_queries)]
                         results, algorithm = _search_case(
                             X, Q, ks, repeats=3, sklearn=False, clock=time.process_time)
                         for k, times in results.items():

@@ -10,4 +10,5 @@ def knn_gemm(queries: npt.NDArray[np.floating], train: npt.NDArray[np.floating],
              train_centered: npt.NDArray[np.floating],
              train_sqnorms: npt.NDArray[np.floating], center: npt.NDArray[np.float64],
              out_dist: npt.NDArray[np.floating], out_idx: npt.NDArray[np.intp],
-             block_queries: int = ..., block_train: int = ...) -> None: ...
+             block_queries: int = ..., block_train: int = ...,
+             defer: int = ...) -> None: ...

@@ -8,7 +8,9 @@ including blocks that end inside a group, a single query or training row per blo
 a last chunk shorter than the others (each chunk's GEMM starts from the half norms
 that the scan of the previous chunk laid out),
 training chunks with an outlying norm (which loosens the group test), float64 data
-filtered in float32, tiny and huge magnitudes -- and with ``n_jobs=2``.
+filtered in float32, tiny and huge magnitudes -- and with ``n_jobs=2``; and whether
+the re-checks are made at once or deferred to the end of the query block (the list
+of deferred candidates cut short or re-checked early when it fills).
 """
 import numpy as np
 import pytest
@@ -27,12 +29,25 @@ def direct(X, Q, k):
     return distances, indices
 
 
-def gemm(index, Q, k, block_queries=0, block_train=0):
+def gemm(index, Q, k, block_queries=0, block_train=0, defer=-1):
     distances = np.empty((len(Q), k), dtype=index._data.dtype)
     indices = np.empty((len(Q), k), dtype=np.intp)
     _brute.knn_gemm(Q, index._data, index._centered, index._sqnorms, index._center,
-                    distances, indices, block_queries, block_train)
+                    distances, indices, block_queries, block_train, defer)
     return distances, indices
+
+
+def assert_direct_answer(index, X, Q, ks, shapes):
+    """Every k and block shape, re-checking at once and deferred, gives knn_direct's
+    answer bit for bit."""
+    for k in ks:
+        expected = direct(X, Q, k)
+        for shape in shapes:
+            for defer in (0, 1):
+                got = gemm(index, Q, k, *shape, defer=defer)
+                where = str((k, shape, defer))
+                np.testing.assert_array_equal(got[1], expected[1], err_msg=where)
+                np.testing.assert_array_equal(got[0], expected[0], err_msg=where)
 
 
 def data_with_ties(n, n_features, dtype, scale, seed):
@@ -51,7 +66,7 @@ SCALES = {np.float32: {"unit": 1.0, "tiny": 1e-25, "large": 1e12},
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("n_features", [1, 5, 8, 40, 70])
+@pytest.mark.parametrize("n_features", [1, 5, 8, 40, 70, 300])
 @pytest.mark.parametrize("magnitude", ["unit", "tiny", "large"])
 def test_every_block_shape_gives_the_direct_answer(dtype, n_features, magnitude):
     X, Q = data_with_ties(300, n_features, dtype, SCALES[dtype][magnitude],
@@ -60,24 +75,34 @@ def test_every_block_shape_gives_the_direct_answer(dtype, n_features, magnitude)
     assert index._use_gemm
     if dtype == np.float64 and n_features >= 8 and magnitude != "large":
         assert index._centered.dtype == np.float32  # float64 through a float32 filter
-    for k in (1, 4, 37):
-        expected = direct(X, Q, k)
-        for shape in SHAPES:
-            got = gemm(index, Q, k, *shape)
-            np.testing.assert_array_equal(got[1], expected[1], err_msg=str((k, shape)))
-            np.testing.assert_array_equal(got[0], expected[0], err_msg=str((k, shape)))
+    # (k = 150 is above the largest k whose re-checks are deferred)
+    assert_direct_answer(index, X, Q, (1, 4, 37, 150), SHAPES)
+    expected = direct(X, Q, 4)  # the default rule (defers from 256 features on)
+    np.testing.assert_array_equal(gemm(index, Q, 4)[1], expected[1])
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_every_k_up_to_the_training_size(dtype):
     X, Q = data_with_ties(23, 3, dtype, 1.0, seed=5)
-    index = BruteForce(X)
-    for k in range(1, 24):
-        expected = direct(X, Q, k)
-        for shape in [(0, 0), (2, 5)]:
-            got = gemm(index, Q, k, *shape)
-            np.testing.assert_array_equal(got[1], expected[1], err_msg=str((k, shape)))
-            np.testing.assert_array_equal(got[0], expected[0], err_msg=str((k, shape)))
+    assert_direct_answer(BruteForce(X), X, Q, range(1, 24), [(0, 0), (2, 5)])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_deferred_rechecks_when_every_candidate_beats_the_last(dtype):
+    """Training points on a line, in order of falling distance from the queries:
+    every candidate beats the k-th best so far, so the list of deferred re-checks
+    fills and is cut short again and again; then 200 copies of one point nearer
+    than all the others fill it with equal distances that no bound rules out, and
+    it is re-checked early."""
+    rng = np.random.default_rng(9)
+    n_features = 300
+    direction = rng.normal(size=n_features)
+    direction /= np.linalg.norm(direction)
+    X = np.outer(np.linspace(50.0, 1.0, 400), direction)
+    X = np.vstack([X, np.repeat(0.5 * direction[None], 200, axis=0)]).astype(dtype)
+    Q = np.vstack([np.zeros(n_features), 1e-3 * rng.normal(size=(5, n_features))])
+    assert_direct_answer(BruteForce(X), X, Q.astype(dtype), (1, 5, 40),
+                         [(0, 0), (1, 7), (4, 30)])
 
 
 def test_queries_far_from_the_training_set_inside_blocks():
@@ -145,9 +170,4 @@ def test_float64_data_of_low_intrinsic_dimension_through_the_float32_filter():
     Q = np.vstack([X[:20], X[:20] + 1e-7])
     index = BruteForce(X)
     assert index._centered.dtype == np.float32
-    for k in (1, 5, 12):
-        expected = direct(X, Q, k)
-        for shape in [(0, 0), (7, 45)]:
-            got = gemm(index, Q, k, *shape)
-            np.testing.assert_array_equal(got[1], expected[1], err_msg=str((k, shape)))
-            np.testing.assert_array_equal(got[0], expected[0], err_msg=str((k, shape)))
+    assert_direct_answer(index, X, Q, (1, 5, 12), [(0, 0), (7, 45)])

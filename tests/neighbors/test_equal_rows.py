@@ -52,6 +52,28 @@ def test_looked_up_answers_equal_the_search(dtype, metric, params):
         np.testing.assert_array_equal(d2, distances)
 
 
+def test_once_the_table_is_built_every_query_is_looked_up_first():
+    rng = np.random.default_rng(2)
+    X = with_duplicates(rng, 4000, 5, np.float64)
+    index = BruteForce(X)
+    index.query(X[np.arange(4096) % 4000], k=1)
+    assert index._lookup is not None
+    # the first 16 queries too are looked up now, not searched
+    Q = X[np.arange(4096)[::-1] % 4000]
+    distances, indices, counts = index.query(Q, k=1, return_counts=True)
+    assert (counts == 1).all()
+    expected_distances, expected_indices = searched(index, Q)
+    np.testing.assert_array_equal(indices, expected_indices)
+    np.testing.assert_array_equal(distances, expected_distances)
+    # queries that are not training samples: looked up in vain, then searched
+    Q = np.vstack([rng.normal(size=(4100, 5)), X[:3]])
+    distances, indices, counts = index.query(Q, k=1, return_counts=True)
+    assert (counts[:4100] == 4000).all() and (counts[4100:] == 1).all()
+    expected_distances, expected_indices = searched(index, Q)
+    np.testing.assert_array_equal(indices, expected_indices)
+    np.testing.assert_array_equal(distances, expected_distances)
+
+
 def test_separate_queries_are_searched_and_k_above_1_never_looked_up():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(3000, 4))

@@ -25,7 +25,8 @@ longest):
   scikit-learn-intelex, FAISS and scikit-learn.  FAISS computes in float32 only:
   for float64 data its index holds the training set converted once, and the
   queries are converted inside the timed call (its distances are then float32's).
-  CPU time, seven repeats.
+  CPU time, fifteen interleaved rounds; ``round_ratio`` is the median of the
+  rounds' ratios (each round times every search once, back to back).
 - auto: the choice of ``algorithm="auto"`` on a grid of workloads: time of auto
   (choice included) against the better of tree and brute force, both for a
   classifier (built once, then 5 000 queries) and for editing (every training point
@@ -95,13 +96,19 @@ def _option(name, cast=str):
 def interleaved(calls, repeats=3, clock=time.perf_counter):
     """Median time of each callable, timed in rotation so load hits all alike
     (``clock=time.process_time``: CPU time, for single-threaded calls)."""
+    times = interleaved_times(calls, repeats, clock)
+    return {name: float(np.median(values)) for name, values in times.items()}
+
+
+def interleaved_times(calls, repeats, clock):
+    """Every time of each callable ({name: array of one per round}), in rotation."""
     times = {name: [] for name in calls}
     for _ in range(repeats):
         for name, call in calls.items():
             start = clock()
             call()
             times[name].append(clock() - start)
-    return {name: float(np.median(values)) for name, values in times.items()}
+    return {name: np.array(values) for name, values in times.items()}
 
 
 # -- workloads ------------------------------------------------------------------------
@@ -320,14 +327,17 @@ def highdim():
                     calls["faiss.IndexFlatL2"] = lambda: flat.search(
                         Q.astype(np.float32, copy=False), k)
                 # single-threaded calls bound by one matrix product, peers level
-                # within a few per cent: CPU time and seven repeats
-                times = interleaved(calls, repeats=7, clock=time.process_time)
+                # within a few per cent: CPU time, fifteen rounds, and besides the
+                # ratio of the medians the median of each round's ratio
+                rounds = interleaved_times(calls, 15, time.process_time)
                 params = {"d": d, "dtype": np.dtype(dtype).name, "k": k,
                           "n_train": n_train, "n_queries": n_queries}
                 for name in calls:
                     if name != "patrec":
-                        report("brute_query", params, times["patrec"], name,
-                               times[name])
+                        report("brute_query", params, np.median(rounds["patrec"]),
+                               name, np.median(rounds[name]),
+                               round_ratio=round(float(np.median(
+                                   rounds[name] / rounds["patrec"])), 3))
 
 
 def auto():

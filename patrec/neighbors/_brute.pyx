@@ -77,8 +77,9 @@
 #   k.  A full list is cut to those the bound has not ruled out since, and
 #   re-checked at once if that leaves it more than half full (many equal
 #   distances).  With few features a re-check costs no more than this bookkeeping:
-#   there the filter re-checks at once (deferring measured up to 15% slower at
-#   64 features and k = 50, 1-3% faster at 784).
+#   there the filter re-checks at once.  (Measured against re-checking at once:
+#   5% slower at 64 features and k = 50, 0-4% faster at 256 and 1-7% at 784,
+#   the most at k = 50.)
 #
 # * Blocks: 1 024 queries (the GEMM packs the training chunk once per query block,
 #   so fewer, larger query blocks pack less) against as many training rows as keep

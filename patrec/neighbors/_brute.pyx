@@ -68,9 +68,9 @@
 #   k-th best keeps improving from chunk to chunk, and re-checking each candidate
 #   that beats it at the time costs about k (1 + ln(number of chunks)) direct
 #   distances per query, of which only k stay; with many features each one reads a
-#   training row from memory.  Instead a candidate that passes the filter gets the
-#   bounds  estimate -/+ error  on its direct distance (the filter's own bound, see
-#   _take) and waits in a list.  The k smallest upper bounds so far bound the final
+#   training row from memory.  Instead a candidate that passes the filter gets
+#   bounds on its direct distance from the filter's own error bound (see _take)
+#   and waits in a list.  The k smallest upper bounds so far bound the final
 #   k-th best as a heap of re-checked distances would, up to the error, and the
 #   filter's limit uses the lesser of the two.  After the last chunk only the
 #   waiting candidates whose lower bound is still within it are re-checked, about
@@ -235,7 +235,8 @@ cdef inline void _filter_row(const floating* query, const floating* train,
                              floating* kth, intp_t* heap_idx, intp_t k, gemm_t keep,
                              gemm_t half_slack, gemm_t query_sqnorm, double floor,
                              gemm_t* best_values, intp_t* best_idx,
-                             Deferred* later, intp_t capacity) noexcept nogil:
+                             Deferred* later, intp_t capacity,
+                             intp_t* rechecked) noexcept nogil:
     """Offer one query the candidates of a training chunk that pass the GEMM filter.
 
     ``train`` is the whole training set, the chunk its rows from ``offset`` on;
@@ -268,7 +269,8 @@ cdef inline void _filter_row(const floating* query, const floating* train,
         for j in range(k):
             g = best_idx[j]
             _take(query, train, n_features, offset + g, gaps[g], norms[g],
-                  query_sqnorm, slack, floor, kth, heap_idx, k, later, capacity)
+                  query_sqnorm, slack, floor, kth, heap_idx, k, later, capacity,
+                  rechecked)
         # the chosen candidates are those up to this one in the heap order
         chosen_value, chosen_idx = best_values[0], best_idx[0]
     limit = _filter_limit(_kth_bound(kth, later), keep, query_sqnorm, floor)
@@ -284,7 +286,7 @@ cdef inline void _filter_row(const floating* query, const floating* train,
                 if value <= limit and heap_better(chosen_value, chosen_idx, value, g):
                     _take(query, train, n_features, offset + g, gaps[g], norms[g],
                           query_sqnorm, slack, floor, kth, heap_idx, k, later,
-                          capacity)
+                          capacity, rechecked)
                     limit = _filter_limit(_kth_bound(kth, later), keep, query_sqnorm,
                                           floor)
                     loose = limit + half_slack * norm_max
@@ -302,12 +304,14 @@ cdef inline void _take(const floating* query, const floating* train,
                        intp_t n_features, intp_t index, double gap,
                        double train_sqnorm, double query_sqnorm, double slack,
                        double floor, floating* kth, intp_t* heap_idx, intp_t k,
-                       Deferred* later, intp_t capacity) noexcept nogil:
+                       Deferred* later, intp_t capacity,
+                       intp_t* rechecked) noexcept nogil:
     """Re-check candidate ``index`` that passed the filter now, or put it off.
 
-    Put off, it gets the bounds  estimate -/+ error  on its direct distance, with
-    estimate = |q|^2 + 2 gap and error = slack (|q|^2 + |t|^2) + floor the filter's
-    own bound (doubled on the upper side, for the roundings of this arithmetic).
+    Put off, it gets the bounds  estimate - error  and  estimate + 2 error  on its
+    direct distance, with estimate = |q|^2 + 2 gap and error = slack (|q|^2 + |t|^2)
+    + floor the filter's own bound (doubled on the upper side, for the roundings of
+    this arithmetic).  ``rechecked`` counts the distances computed directly.
     A full list is first cut to the candidates the bound has not ruled out since,
     and re-checked whole when that leaves it more than half full.
     """
@@ -316,6 +320,7 @@ cdef inline void _take(const floating* query, const floating* train,
     if later == NULL:
         d = sqeuclidean_rdist(query, &train[index * n_features], n_features)
         heap_push(kth, heap_idx, k, d, index)
+        rechecked[0] += 1
         return
     estimate = query_sqnorm + 2 * gap
     error = slack * (query_sqnorm + train_sqnorm) + floor
@@ -324,14 +329,16 @@ cdef inline void _take(const floating* query, const floating* train,
     later.pending[later.count] = index
     later.count += 1
     if later.count == capacity:
-        _settle(query, train, n_features, kth, heap_idx, k, later, False)
+        _settle(query, train, n_features, kth, heap_idx, k, later, False, rechecked)
         if later.count > capacity // 2:
-            _settle(query, train, n_features, kth, heap_idx, k, later, True)
+            _settle(query, train, n_features, kth, heap_idx, k, later, True,
+                    rechecked)
 
 
 cdef inline void _settle(const floating* query, const floating* train,
                          intp_t n_features, floating* kth, intp_t* heap_idx, intp_t k,
-                         Deferred* later, bint recheck) noexcept nogil:
+                         Deferred* later, bint recheck,
+                         intp_t* rechecked) noexcept nogil:
     """Drop the pending candidates the bound rules out; re-check the others when
     ``recheck`` (which empties the list), else keep them pending."""
     cdef intp_t j, kept = 0, index
@@ -343,6 +350,7 @@ cdef inline void _settle(const floating* query, const floating* train,
         if recheck:
             d = sqeuclidean_rdist(query, &train[index * n_features], n_features)
             heap_push(kth, heap_idx, k, d, index)
+            rechecked[0] += 1
         else:
             later.lower[kept] = later.lower[j]
             later.pending[kept] = index
@@ -396,7 +404,8 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     squared row norms.  ``out_dist`` receives squared distances computed directly
     from ``queries`` and ``train``, best first.  The block shapes (0: chosen) and
     ``defer`` (-1: by the rule above, 0: never, 1: whenever k <= DEFER_MAX_K) only
-    change the speed, and exist for the tests.
+    change the speed, and exist for the tests.  Returns the number of distances
+    computed directly (re-checks and rows compared directly).
     """
     cdef intp_t n_queries = queries.shape[0], n_train = train.shape[0]
     cdef intp_t n_features = train.shape[1], k = out_idx.shape[1]
@@ -424,11 +433,12 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef intp_t* upper_idx = NULL
     cdef double* lower = NULL
     cdef intp_t* pending = NULL
+    cdef intp_t rechecked = 0
     cdef SignalWatch watch
     cdef bint stopped = False, out_of_memory
     watch.work = 0
     if n_queries == 0:
-        return
+        return 0
     if defer < 0:
         defer = n_features >= DEFER_MIN_FEATURES
     defer = defer and k <= DEFER_MAX_K
@@ -509,11 +519,13 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                                     &out_dist[row, 0], &out_idx[row, 0], k, keep,
                                     half_slack, query_sqnorms[i], floor,
                                     best_values if t0 == 0 else NULL, best_idx,
-                                    &deferred[i] if defer else NULL, capacity)
+                                    &deferred[i] if defer else NULL, capacity,
+                                    &rechecked)
                     else:
                         _direct_block(&queries[row, 0], &train[t0, 0], bt,
                                       n_features, t0, &out_dist[row, 0],
                                       &out_idx[row, 0], k)
+                        rechecked += bt
                     if bt_next > 0:
                         memcpy(&gaps[i * bt_next], half_norms, bt_next * sizeof(gemm_t))
                 if stop_after(&watch, bq * bt * n_features):
@@ -526,7 +538,8 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                 row = q0 + i
                 if defer:
                     _settle(&queries[row, 0], &train[0, 0], n_features,
-                            &out_dist[row, 0], &out_idx[row, 0], k, &deferred[i], True)
+                            &out_dist[row, 0], &out_idx[row, 0], k, &deferred[i], True,
+                            &rechecked)
                 heap_sort(&out_dist[row, 0], &out_idx[row, 0], k)
             q0 = q1
         free(query_block)
@@ -544,3 +557,4 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
         raise MemoryError()
     if stopped:
         raise_interrupt()
+    return rechecked

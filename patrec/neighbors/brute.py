@@ -76,8 +76,10 @@ class BruteForce(NeighborIndex):
     error of a 1-NN rule, say), need no comparison with the other samples: from
     4 096 queries on, when a quarter of the first 16 turn out to be training
     samples, the others are looked up in a hash table of the training rows,
-    O(d + log n) each, and only those not found are searched.  The answers are the
-    search's, ties included (and ``return_counts`` gives 1 for a query looked up).
+    O(d + log n) each, and only those not found are searched; once a call has built
+    the table, later calls of that size look every query up first.  The answers are
+    the search's, ties included (``return_counts`` gives 1 for a query looked up, so
+    the counts, unlike the answers, can differ between a first call and later ones).
 
     See Also
     --------

@@ -29,12 +29,15 @@ def direct(X, Q, k):
     return distances, indices
 
 
-def gemm(index, Q, k, block_queries=0, block_train=0, defer=-1):
+def gemm(index, Q, k, block_queries=0, block_train=0, defer=-1, counted=False):
+    """knn_gemm's answer (and, if ``counted``, how many distances it computed
+    directly)."""
     distances = np.empty((len(Q), k), dtype=index._data.dtype)
     indices = np.empty((len(Q), k), dtype=np.intp)
-    _brute.knn_gemm(Q, index._data, index._centered, index._sqnorms, index._center,
-                    distances, indices, block_queries, block_train, defer)
-    return distances, indices
+    count = _brute.knn_gemm(Q, index._data, index._centered, index._sqnorms,
+                            index._center, distances, indices, block_queries,
+                            block_train, defer)
+    return (distances, indices, count) if counted else (distances, indices)
 
 
 def assert_direct_answer(index, X, Q, ks, shapes):
@@ -78,7 +81,9 @@ def test_every_block_shape_gives_the_direct_answer(dtype, n_features, magnitude)
     # (k = 150 is above the largest k whose re-checks are deferred)
     assert_direct_answer(index, X, Q, (1, 4, 37, 150), SHAPES)
     expected = direct(X, Q, 4)  # the default rule (defers from 256 features on)
-    np.testing.assert_array_equal(gemm(index, Q, 4)[1], expected[1])
+    got = gemm(index, Q, 4)
+    np.testing.assert_array_equal(got[1], expected[1])
+    np.testing.assert_array_equal(got[0], expected[0])
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -101,8 +106,28 @@ def test_deferred_rechecks_when_every_candidate_beats_the_last(dtype):
     X = np.outer(np.linspace(50.0, 1.0, 400), direction)
     X = np.vstack([X, np.repeat(0.5 * direction[None], 200, axis=0)]).astype(dtype)
     Q = np.vstack([np.zeros(n_features), 1e-3 * rng.normal(size=(5, n_features))])
-    assert_direct_answer(BruteForce(X), X, Q.astype(dtype), (1, 5, 40),
-                         [(0, 0), (1, 7), (4, 30)])
+    Q = Q.astype(dtype)
+    index = BruteForce(X)
+    assert_direct_answer(index, X, Q, (1, 5, 40), [(0, 0), (1, 7), (4, 30)])
+    # in chunks of 7 rows re-checking at once computes nearly every distance;
+    # deferred, only the 200 equal ones are (what the bound cannot tell apart)
+    at_once = gemm(index, Q, 5, 1, 7, defer=0, counted=True)[2]
+    deferred = gemm(index, Q, 5, 1, 7, defer=1, counted=True)[2]
+    assert at_once > 550 * len(Q) and deferred == 200 * len(Q)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_deferred_rechecks_are_about_k_a_query_from_256_features_on(dtype):
+    rng = np.random.default_rng(10)
+    for n_features, rule in ((300, 1), (70, 0)):
+        X = rng.normal(size=(3000, n_features)).astype(dtype)
+        Q = rng.normal(size=(50, n_features)).astype(dtype)
+        index = BruteForce(X)
+        for k in (1, 10):
+            counts = {defer: gemm(index, Q, k, 0, 256, defer=defer, counted=True)[2]
+                      for defer in (-1, 0, 1)}
+            assert counts[-1] == counts[rule]  # the default rule
+            assert counts[1] <= 1.5 * k * len(Q) < counts[0]
 
 
 def test_queries_far_from_the_training_set_inside_blocks():

@@ -20,6 +20,7 @@ TITLES = {
     "softmax_fit": "Softmax regression, fit",
     "minimum_distance_predict": "Minimum-distance classifier, predict",
     "knn_tree_query": "Branch-and-bound tree, k-NN query, against the fastest trees",
+    "knn_auto_query": "k-NN query with algorithm=\"auto\", against the fastest trees",
     "knn_grid": "k-NN search, the whole grid: auto against the fastest of cKDTree, "
                 "pykdtree and scikit-learn-intelex (CPU time)",
     "knn_auto_choice": "algorithm=\"auto\" against the better of tree and brute force",

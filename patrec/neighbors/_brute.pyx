@@ -78,8 +78,8 @@
 #   re-checked at once if that leaves it more than half full (many equal
 #   distances).  With few features a re-check costs no more than this bookkeeping:
 #   there the filter re-checks at once.  (Measured against re-checking at once:
-#   5% slower at 64 features and k = 50, 0-4% faster at 256 and 1-7% at 784,
-#   the most at k = 50.)
+#   5% slower at 64 features and k = 50, from 1% slower to 4% faster at 256, and
+#   1-7% faster at 784, the most at k = 50.)
 #
 # * Blocks: 1 024 queries (the GEMM packs the training chunk once per query block,
 #   so fewer, larger query blocks pack less) against as many training rows as keep
@@ -119,6 +119,7 @@ cdef struct Deferred:
     double* lower  # the pending candidates' lower bounds
     intp_t* pending  # and their training indices
     intp_t count
+    intp_t capacity  # room in lower/pending
 
 
 cdef inline intp_t _train_block(intp_t block_queries, intp_t n_features,
@@ -235,8 +236,7 @@ cdef inline void _filter_row(const floating* query, const floating* train,
                              floating* kth, intp_t* heap_idx, intp_t k, gemm_t keep,
                              gemm_t half_slack, gemm_t query_sqnorm, double floor,
                              gemm_t* best_values, intp_t* best_idx,
-                             Deferred* later, intp_t capacity,
-                             intp_t* rechecked) noexcept nogil:
+                             Deferred* later, intp_t* rechecked) noexcept nogil:
     """Offer one query the candidates of a training chunk that pass the GEMM filter.
 
     ``train`` is the whole training set, the chunk its rows from ``offset`` on;
@@ -269,8 +269,7 @@ cdef inline void _filter_row(const floating* query, const floating* train,
         for j in range(k):
             g = best_idx[j]
             _take(query, train, n_features, offset + g, gaps[g], norms[g],
-                  query_sqnorm, slack, floor, kth, heap_idx, k, later, capacity,
-                  rechecked)
+                  query_sqnorm, slack, floor, kth, heap_idx, k, later, rechecked)
         # the chosen candidates are those up to this one in the heap order
         chosen_value, chosen_idx = best_values[0], best_idx[0]
     limit = _filter_limit(_kth_bound(kth, later), keep, query_sqnorm, floor)
@@ -286,7 +285,7 @@ cdef inline void _filter_row(const floating* query, const floating* train,
                 if value <= limit and heap_better(chosen_value, chosen_idx, value, g):
                     _take(query, train, n_features, offset + g, gaps[g], norms[g],
                           query_sqnorm, slack, floor, kth, heap_idx, k, later,
-                          capacity, rechecked)
+                          rechecked)
                     limit = _filter_limit(_kth_bound(kth, later), keep, query_sqnorm,
                                           floor)
                     loose = limit + half_slack * norm_max
@@ -304,8 +303,7 @@ cdef inline void _take(const floating* query, const floating* train,
                        intp_t n_features, intp_t index, double gap,
                        double train_sqnorm, double query_sqnorm, double slack,
                        double floor, floating* kth, intp_t* heap_idx, intp_t k,
-                       Deferred* later, intp_t capacity,
-                       intp_t* rechecked) noexcept nogil:
+                       Deferred* later, intp_t* rechecked) noexcept nogil:
     """Re-check candidate ``index`` that passed the filter now, or put it off.
 
     Put off, it gets the bounds  estimate - error  and  estimate + 2 error  on its
@@ -315,12 +313,9 @@ cdef inline void _take(const floating* query, const floating* train,
     A full list is first cut to the candidates the bound has not ruled out since,
     and re-checked whole when that leaves it more than half full.
     """
-    cdef floating d
     cdef double estimate, error
     if later == NULL:
-        d = sqeuclidean_rdist(query, &train[index * n_features], n_features)
-        heap_push(kth, heap_idx, k, d, index)
-        rechecked[0] += 1
+        _recheck(query, train, n_features, index, kth, heap_idx, k, rechecked)
         return
     estimate = query_sqnorm + 2 * gap
     error = slack * (query_sqnorm + train_sqnorm) + floor
@@ -328,11 +323,20 @@ cdef inline void _take(const floating* query, const floating* train,
     later.lower[later.count] = estimate - error
     later.pending[later.count] = index
     later.count += 1
-    if later.count == capacity:
+    if later.count == later.capacity:
         _settle(query, train, n_features, kth, heap_idx, k, later, False, rechecked)
-        if later.count > capacity // 2:
+        if later.count > later.capacity // 2:
             _settle(query, train, n_features, kth, heap_idx, k, later, True,
                     rechecked)
+
+
+cdef inline void _recheck(const floating* query, const floating* train,
+                          intp_t n_features, intp_t index, floating* kth,
+                          intp_t* heap_idx, intp_t k, intp_t* rechecked) noexcept nogil:
+    """Offer candidate ``index`` with its directly computed distance."""
+    heap_push(kth, heap_idx, k,
+              sqeuclidean_rdist(query, &train[index * n_features], n_features), index)
+    rechecked[0] += 1
 
 
 cdef inline void _settle(const floating* query, const floating* train,
@@ -342,15 +346,12 @@ cdef inline void _settle(const floating* query, const floating* train,
     """Drop the pending candidates the bound rules out; re-check the others when
     ``recheck`` (which empties the list), else keep them pending."""
     cdef intp_t j, kept = 0, index
-    cdef floating d
     for j in range(later.count):
         if later.lower[j] > _kth_bound(kth, later):
             continue
         index = later.pending[j]
         if recheck:
-            d = sqeuclidean_rdist(query, &train[index * n_features], n_features)
-            heap_push(kth, heap_idx, k, d, index)
-            rechecked[0] += 1
+            _recheck(query, train, n_features, index, kth, heap_idx, k, rechecked)
         else:
             later.lower[kept] = later.lower[j]
             later.pending[kept] = index
@@ -488,6 +489,7 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                     deferred[i].lower = &lower[i * capacity]
                     deferred[i].pending = &pending[i * capacity]
                     deferred[i].count = 0
+                    deferred[i].capacity = capacity
                     heap_init(deferred[i].upper, deferred[i].upper_idx, k)
             # the GEMM subtracts the dot products from the half norms already in
             # `gaps`: set them for the first chunk (the scan of each chunk sets them
@@ -519,8 +521,7 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                                     &out_dist[row, 0], &out_idx[row, 0], k, keep,
                                     half_slack, query_sqnorms[i], floor,
                                     best_values if t0 == 0 else NULL, best_idx,
-                                    &deferred[i] if defer else NULL, capacity,
-                                    &rechecked)
+                                    &deferred[i] if defer else NULL, &rechecked)
                     else:
                         _direct_block(&queries[row, 0], &train[t0, 0], bt,
                                       n_features, t0, &out_dist[row, 0],

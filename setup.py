@@ -21,12 +21,17 @@ DIRECTIVES = {
 }
 
 
+# The folders of the C headers that .pxd files declare (`cdef extern from "x.h"`): an
+# extension in another folder that cimports such a .pxd finds the header here.
+HEADER_DIRS = sorted({str(header.parent) for header in Path("patrec").rglob("*.h")})
+
+
 def extension(pyx):
     module = ".".join(pyx.with_suffix("").parts)
     return Extension(
         module,
         [str(pyx)],
-        include_dirs=[numpy.get_include()],
+        include_dirs=[numpy.get_include(), *HEADER_DIRS],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_9_API_VERSION")],
         extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"],
     )

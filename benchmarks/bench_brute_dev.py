@@ -105,7 +105,7 @@ class _Blocks:
 
     def query(self, Q, k, n_jobs):
         from patrec._parallel import run_row_ranges, single_thread_blas
-        from patrec.neighbors import _brute
+        from patrec.neighbors.search import _brute
         index = self.index
         distances = np.empty((len(Q), k), dtype=index._data.dtype)
         indices = np.empty((len(Q), k), dtype=np.intp)

@@ -63,7 +63,7 @@ from sklearn.neighbors import KDTree
 from sklearn.neighbors import KNeighborsClassifier as SkKNN
 
 from patrec.neighbors import BranchBoundTree, BruteForce, KNeighborsClassifier
-from patrec.neighbors._index import build_index
+from patrec.neighbors.search._auto import build_index
 
 
 def _optional(name):
@@ -387,7 +387,7 @@ def auto():
 
 
 def calibrate():
-    """Measure the constants of the cost model of ``auto`` (neighbors/_index.py).
+    """Measure the constants of the cost model of ``auto`` (neighbors/search/_auto.py).
 
     Brute force: nanoseconds per (query, sample) pair, fitted as ``a + b d`` over
     d = 2 .. 256, with and without the GEMM filter.  Tree: nanoseconds per sample

@@ -77,7 +77,7 @@ def single_thread_blas():
 # The rows are cut into a few ranges per thread, handed out as threads come free, so
 # a thread slowed down (by costlier rows, or by another process on its core) takes
 # fewer of them; a range keeps at least this many rows, enough for brute force's
-# blocks of queries (patrec/neighbors/_brute.pyx) to stay efficient.
+# blocks of queries (patrec/neighbors/search/_brute.pyx) to stay efficient.
 _RANGES_PER_THREAD = 4
 _MIN_RANGE_ROWS = 1024
 

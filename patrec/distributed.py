@@ -30,9 +30,9 @@ import numbers
 import numpy as np
 
 from ._validation import check_labels, check_scalar, check_X, encode_labels
-from .neighbors._index import build_index
+from .neighbors.search._auto import build_index
 from .neighbors.classifier import KNeighborsClassifier
-from .neighbors.tree import BranchBoundTree
+from .neighbors.search.tree import BranchBoundTree
 
 __all__ = ["ShardedKNeighborsClassifier"]
 

@@ -43,7 +43,8 @@ PUBLIC_MODULES = [name for name in MODULES
 NO_EXAMPLES_NEEDED = {
     "patrec", "patrec.base", "patrec.cli", "patrec.exceptions", "patrec.registry",
     "patrec.datasets", "patrec.discriminant", "patrec.linear", "patrec.neighbors",
-    "patrec.piecewise",
+    "patrec.piecewise", "patrec.neighbors.search", "patrec.neighbors.editing",
+    "patrec.plotting",
 }
 
 
@@ -57,7 +58,7 @@ def _import(name):
 
 
 def test_the_walk_finds_the_chapters():
-    assert {"patrec.linear.perceptron", "patrec.neighbors.tree",
+    assert {"patrec.linear.perceptron", "patrec.neighbors.search.tree",
             "patrec.piecewise.minimum_distance", "patrec.model_selection",
             "patrec.plotting", "patrec.discriminant.quadratic",
             "patrec.datasets._base"} <= set(MODULES)

@@ -60,13 +60,13 @@ COUNTS = {}
 
 # Functions left out of the properties, with the reason.
 EXCLUDED = {
-    "patrec.plotting.plot_decision_regions":
+    "patrec.plotting.regions.plot_decision_regions":
         "draws a figure: what it draws is checked in tests/test_plotting.py; hundreds "
         "of random figures would take minutes",
-    "patrec.plotting.plot_history": "draws a figure (tests/test_plotting_training.py)",
-    "patrec.plotting.animate_training":
+    "patrec.plotting.history.plot_history": "draws a figure (tests/test_plotting_training.py)",
+    "patrec.plotting.animation.animate_training":
         "renders an animation (tests/test_plotting_training.py)",
-    "patrec.plotting.plot_search": "draws a figure (tests/test_plotting.py)",
+    "patrec.plotting.search.plot_search": "draws a figure (tests/test_plotting.py)",
 }
 
 
@@ -923,15 +923,15 @@ def test_command_line_compares_or_explains():
 # nothing forgotten
 
 COVERED = {
-    "patrec.neighbors.metrics.pairwise_distances": test_pairwise_distances_equal_cdist,
+    "patrec.neighbors.search.metrics.pairwise_distances": test_pairwise_distances_equal_cdist,
     "patrec.neighbors.bounds.cover_hart_bounds":
         test_cover_hart_bounds_follow_the_formula,
     "patrec.neighbors.bounds.edited_nn_error":
         test_edited_nn_error_is_an_error_rate_below_the_unedited_one,
-    "patrec.neighbors.editing.edit": test_edit_equals_wilsons_rule_by_brute_force,
-    "patrec.neighbors.editing.multiedit": test_multiedit_replays_by_brute_force,
-    "patrec.neighbors.editing.condense": test_condense_equals_harts_rule_one_at_a_time,
-    "patrec.neighbors.editing.edit_condense": test_edit_condense_is_multiedit_then_hart,
+    "patrec.neighbors.editing.editing.edit": test_edit_equals_wilsons_rule_by_brute_force,
+    "patrec.neighbors.editing.editing.multiedit": test_multiedit_replays_by_brute_force,
+    "patrec.neighbors.editing.condensing.condense": test_condense_equals_harts_rule_one_at_a_time,
+    "patrec.neighbors.editing.condensing.edit_condense": test_edit_condense_is_multiedit_then_hart,
     "patrec.linear.linear_machine.kesler_construct":
         test_kesler_construct_places_the_augmented_sample,
     "patrec.linear.output_codes.code_matrix": test_code_matrix_is_a_valid_code,

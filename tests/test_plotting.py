@@ -94,7 +94,7 @@ def _count(pixels, rgb, tol=3):
 
 def test_reject_region_has_its_own_colour_and_legend_entry():
     from patrec import KNeighborsClassifier
-    from patrec.plotting import REJECT_COLOUR
+    from patrec.plotting.regions import REJECT_COLOUR
 
     rng = np.random.default_rng(0)
     X = np.vstack([rng.normal([0, 0], 1.0, (150, 2)), rng.normal([2, 1.5], 1.0, (150, 2))])

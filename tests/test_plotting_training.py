@@ -226,12 +226,13 @@ def test_search_picture_refuses_what_it_cannot_draw():
         plot_search(tree, X[0, :2])
 
 
-def test_docstring_examples_run():
+@pytest.mark.parametrize("module", ["history", "animation", "search"])
+def test_docstring_examples_run(module):
     import doctest
+    import importlib
 
-    import patrec.plotting
-
-    result = doctest.testmod(patrec.plotting, optionflags=doctest.NORMALIZE_WHITESPACE)
+    module = importlib.import_module(f"patrec.plotting.{module}")
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
 
 

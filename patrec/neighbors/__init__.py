@@ -1,15 +1,21 @@
-"""Nearest-neighbour methods: distances, exact search (brute force and
-branch-and-bound), k-NN classification, editing and condensing of the training
-set (functions, and resamplers for pipelines), and the asymptotic error bounds."""
+"""Nearest-neighbour methods, by job.
+
+- `search`: the distances and exact search (brute force, the branch-and-bound tree,
+  and the choice between them);
+- `classifier`: the k-NN rule with weighted votes and a reject option, on that
+  search; `bounds`: the Cover–Hart asymptotic error bounds;
+- `editing`: editing and condensing of the training set (functions, and resamplers
+  for pipelines).
+
+Every public name is also here, as ``patrec.neighbors.<name>``.
+"""
 from .bounds import cover_hart_bounds, edited_nn_error
-from .brute import BruteForce
 from .classifier import KNeighborsClassifier
-from ._history import (CondenseHistory, EditCondenseHistory, EditHistory,
-                       MultieditHistory, MultieditRound)
-from .editing import condense, edit, edit_condense, multiedit
-from .resampling import Condensing, EditCondensing, Editing, MultiEditing
-from .metrics import METRICS, Metric, pairwise_distances
-from .tree import BranchBoundTree
+from .editing import (CondenseHistory, Condensing, EditCondenseHistory,
+                      EditCondensing, EditHistory, Editing, MultieditHistory,
+                      MultiEditing, MultieditRound, condense, edit, edit_condense,
+                      multiedit)
+from .search import METRICS, BranchBoundTree, BruteForce, Metric, pairwise_distances
 
 __all__ = [
     "METRICS",

@@ -17,7 +17,7 @@ import numpy as np
 from .._progress import Reporter, check_verbose
 from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_option, check_scalar, plain
-from ._index import build_index, choose_algorithm  # noqa: F401 (documented here)
+from .search._auto import build_index, choose_algorithm  # noqa: F401 (documented here)
 from ._voting import count_votes
 
 __all__ = ["KNeighborsClassifier"]

@@ -15,9 +15,8 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin, decision_from_scores
 from .._validation import check_class_weights, check_random_state
-from .._parallel import effective_n_jobs, run_row_ranges
-from ..neighbors import _distances
-from ..neighbors.metrics import Metric
+from .._parallel import effective_n_jobs
+from ..neighbors import Metric
 from ._subclasses import subclass_counts, subclass_means
 
 __all__ = ["MinimumDistanceClassifier"]
@@ -37,7 +36,7 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
         get 1).  A count may not exceed the number of samples of its class.
     metric : str, default="euclidean"
         The distance D used to classify: "euclidean", "sqeuclidean", "cityblock",
-        "chebyshev", "minkowski" or "mahalanobis" (see `patrec.neighbors.metrics`).  The
+        "chebyshev", "minkowski" or "mahalanobis" (see `patrec.neighbors.Metric`).  The
         prototypes are always k-means means, found in the space where the metric is
         measured (the mapped space for ``"mahalanobis"``).
     p : float, default=2
@@ -141,16 +140,8 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
         metric = self._metric
         queries = metric.prepare(X.astype(dtype, copy=False))
         prototypes = metric.prepare(self.prototypes_.astype(dtype, copy=False))
-        reduced = np.empty((X.shape[0], len(self.classes_)), dtype=dtype)
-        nearest = np.empty(X.shape[0], dtype=np.intp)
-
-        def rows(start, stop):
-            _distances.group_min_rdist(metric.kind, metric.p, queries[start:stop],
-                                       prototypes, self._prototype_codes,
-                                       reduced[start:stop], nearest[start:stop])
-
-        run_row_ranges(rows, X.shape[0], self.n_jobs)
-        return reduced, nearest
+        return metric.group_minima(queries, prototypes, self._prototype_codes,
+                                   len(self.classes_), self.n_jobs)
 
     def decision_function(self, X):
         """Minus the distance to each class's nearest prototype.

@@ -1,0 +1,166 @@
+"""A store of samples that grows, and the nearest stored sample of any sample.
+
+`GrowingStore` holds a k-d tree built once over *all* the samples of a data set, of
+which only the stored ones are searched (the loops and the design are in
+``_condense.pyx``).  Hart's condensing adds samples as it goes; multi-edit stores one
+subset, searches another, empties the store and starts again.  Nearest means the
+smallest reduced distance, ties to the sample stored first (the lowest rank), so a
+store filled in index order breaks ties like `BruteForce` (lower index first).
+"""
+import numpy as np
+
+from ..._parallel import effective_n_jobs, run_row_ranges
+from . import _condense
+from ..search._index import prepare_rows
+
+__all__ = ["GrowingStore"]
+
+# The k-d tree's leaves hold at most this many samples.
+_LEAF_SIZE = 8
+# A batch of searches is split over threads only from this many samples on.
+_THREADED_BATCH = 256
+
+
+class GrowingStore:
+    """The samples of ``X`` (validated), a store of some of them, and searches.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Validated data (float32 or float64), mapped here for ``metric``.
+    metric : Metric
+    n_jobs : int or None
+        Threads of `search`.
+    use_tree : bool, default=True
+        False: no tree; a search compares each sample directly with the samples
+        stored since its last search (better in high dimension, where a tree
+        prunes little).
+
+    Attributes
+    ----------
+    store : ndarray of shape (n_samples,)
+        ``store[:size]`` are the stored samples, in the order they were stored.
+    best, best_rank : ndarray of shape (n_samples,)
+        Per sample, the reduced distance to and the rank of its nearest stored
+        sample as last searched (``inf`` and -1 before).
+    """
+
+    def __init__(self, X, metric, n_jobs=None, use_tree=True):
+        data = np.ascontiguousarray(prepare_rows(metric, X))
+        corners = np.stack((data.min(axis=0), data.max(axis=0)))
+        metric.check_finite(metric.reduced(corners[:1], corners[1:]))  # no overflow
+        self.data, self.metric, self.use_tree = data, metric, use_tree
+        self.stored_rows = np.empty_like(data)
+        self.n_threads = effective_n_jobs(n_jobs)
+        n_samples, n_features = data.shape
+        size = _condense.tree_size(n_samples if use_tree else 1, _LEAF_SIZE)
+        self.perm = np.arange(n_samples, dtype=np.intp)
+        self.node_start, node_end, self.node_left, self.parent = (
+            np.empty(size, dtype=np.intp) for _ in range(4))
+        self.leaf_of = np.empty(n_samples, dtype=np.intp)
+        n_nodes = _condense.build_tree(data if use_tree else data[:1], _LEAF_SIZE,
+                                       self.perm[:n_samples if use_tree else 1],
+                                       self.node_start,
+                                       node_end, self.node_left, self.parent,
+                                       self.leaf_of)  # (one dummy node without)
+        self.position = np.empty(n_samples, dtype=np.intp)
+        self.position[self.perm] = np.arange(n_samples)
+        self.count = np.zeros(n_nodes, dtype=np.intp)
+        self.box_low = np.empty((n_nodes, n_features), dtype=data.dtype)
+        self.box_high = np.empty((n_nodes, n_features), dtype=data.dtype)
+        # rounding margin of the pruning test (see _condense.pyx)
+        slack = 8 * (n_features + 8) * np.finfo(data.dtype).eps / 2
+        self.grow = (1 + slack) / (1 - slack)
+        self.tiny = 8 * (n_features + 8) * float(np.finfo(data.dtype).tiny)
+        self.store = np.empty(n_samples, dtype=np.intp)
+        self.rank_of = np.empty(n_samples, dtype=np.intp)
+        self.best = np.empty(n_samples)
+        self.best_rank = np.empty(n_samples, dtype=np.intp)
+        self.checked = np.empty(n_samples, dtype=np.intp)
+        self.clear()
+
+    def clear(self):
+        """Empty the store (the tree keeps its shape) and forget every search."""
+        self.size = 0
+        self.count[:] = 0
+        self.box_low[:] = np.inf
+        self.box_high[:] = -np.inf
+        self.rank_of[:] = -1
+        self.best[:] = np.inf
+        self.best_rank[:] = -1
+        self.checked[:] = 0
+
+    def add(self, samples):
+        """Store ``samples`` (not yet stored), in this order."""
+        start, stop = self.size, self.size + samples.shape[0]
+        self.store[start:stop] = samples
+        self.rank_of[samples] = np.arange(start, stop)
+        self._insert(start, stop)
+
+    def _insert(self, start, stop):
+        samples = self.store[start:stop]
+        self.stored_rows[start:stop] = self.data[samples]
+        self.size = stop
+        if not self.use_tree:
+            return
+        if samples.shape[0] > _THREADED_BATCH:  # in tree order: fewer cache misses
+            samples = samples[np.argsort(self.position[samples])]
+        _condense.insert(self.data, samples, self.perm, self.position,
+                         self.node_start, self.parent, self.leaf_of, self.count,
+                         self.box_low, self.box_high)
+
+    def search(self, samples):
+        """Bring ``best``/``best_rank`` of ``samples`` up to date with the store."""
+        def rows(lo, hi):
+            if not self.use_tree:
+                _condense.catch_up_batch(self.metric.kind, self.metric.p, self.data,
+                                         self.stored_rows, samples[lo:hi], self.size,
+                                         self.best, self.best_rank, self.checked)
+                return
+            _condense.query_batch(self.metric.kind, self.metric.p, self.data,
+                                  samples[lo:hi], self.perm, self.node_start,
+                                  self.node_left, self.count, self.box_low,
+                                  self.box_high, self.rank_of, self.size, self.grow,
+                                  self.tiny, self.best, self.best_rank, self.checked)
+
+        if self.n_threads > 1 and samples.shape[0] >= _THREADED_BATCH:
+            run_row_ranges(rows, samples.shape[0], self.n_threads)
+        else:
+            rows(0, samples.shape[0])
+
+    def kneighbors(self, samples, k):
+        """The ``k`` nearest stored samples of each of ``samples``: (reduced
+        distances, ranks), best first (equal distances: lower rank first)."""
+        distances = np.empty((samples.shape[0], k), dtype=self.data.dtype)
+        ranks = np.empty((samples.shape[0], k), dtype=np.intp)
+
+        def rows(lo, hi):
+            _condense.knn_batch(self.metric.kind, self.metric.p, self.data,
+                                samples[lo:hi], self.perm, self.node_start,
+                                self.node_left, self.count, self.box_low,
+                                self.box_high, self.rank_of, self.grow, self.tiny,
+                                distances[lo:hi], ranks[lo:hi])
+
+        run_row_ranges(rows, samples.shape[0],
+                       self.n_threads if samples.shape[0] >= _THREADED_BATCH else 1)
+        return distances, ranks
+
+    def nearest(self, samples):
+        """The nearest stored sample of each of ``samples`` (a fresh search)."""
+        self.best[samples] = np.inf
+        self.best_rank[samples] = -1
+        self.checked[samples] = 0
+        # searched in tree order, neighbouring samples one after another
+        self.search(samples[np.argsort(self.position[samples])])
+        return self.store[self.best_rank[samples]]
+
+    def hart_batch(self, samples, codes):
+        """Hart's rule over ``samples`` in order (`search` must have run on them):
+        each sample whose nearest stored sample has another code is stored.
+        Returns the number stored."""
+        start = self.size
+        stop = _condense.resolve_batch(self.metric.kind, self.metric.p, self.data,
+                                       codes, samples, self.best, self.best_rank,
+                                       self.checked, self.store, self.rank_of, start)
+        self._insert(start, stop)
+        return stop - start

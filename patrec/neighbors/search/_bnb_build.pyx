@@ -1,0 +1,499 @@
+# Building the branch-and-bound tree's flat arrays (see tree.py for the algorithm in
+# words and _bnb_tree.pyx for the search that reads them).
+#
+# Design
+# ------
+# Two loops, both without the GIL and without Python objects per node:
+#
+#   partition      the k-d partition: a node holding more than leaf_size samples is
+#                  cut at the median of its widest feature into two halves (rows are
+#                  moved in place, a quickselect on that feature), depth first, until
+#                  every leaf holds at most leaf_size samples.  O(n d log n).  Or the
+#                  k-means partition (below), cut by k-means instead.
+#   measure_nodes  for ANY hierarchical partition (k-d or k-means): each node's mean
+#                  M_p, radius r_p = max D(x_i, M_p), bounding box, and at the leaves
+#                  the distances D(x_i, M_p) sorted ascending (the leaf's rows are
+#                  reordered to match).  One pass over the samples per level of the
+#                  tree: O(n d depth).
+#
+# The partition is given, as in tree.py, by node_start/node_end (the node owns rows
+# start .. end-1 of the tree order) and node_child/node_nchild (children numbered
+# consecutively; nchild == 0 at a leaf).  Python validates everything first.
+
+import numpy as np
+
+from libc.math cimport INFINITY, fabs, isfinite
+from libc.stdlib cimport free, malloc, qsort
+from libc.string cimport memcpy
+
+from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
+from patrec._typedefs cimport floating, intp_t
+from patrec.neighbors.search._distances cimport MetricKind, rdist, rdist_to_dist
+
+
+cdef inline void _swap_rows(floating* data, intp_t* order, intp_t a, intp_t b,
+                            intp_t n_features) noexcept nogil:
+    cdef intp_t j, t
+    cdef floating v
+    cdef floating* ra = data + a * n_features
+    cdef floating* rb = data + b * n_features
+    for j in range(n_features):
+        v = ra[j]
+        ra[j] = rb[j]
+        rb[j] = v
+    t = order[a]
+    order[a] = order[b]
+    order[b] = t
+
+
+cdef void _select(floating* data, intp_t* order, intp_t lo, intp_t hi, intp_t nth,
+                  intp_t dim, intp_t n_features) noexcept nogil:
+    """Reorder rows lo .. hi-1 so that row nth holds the value of feature ``dim`` it
+    would hold sorted, no row before it a larger one, none after it a smaller one
+    (Hoare's quickselect, pivot the median of three)."""
+    cdef intp_t i, j, mid
+    cdef floating pivot, a, b, c
+    hi -= 1
+    while hi > lo:
+        mid = lo + (hi - lo) // 2
+        a = data[lo * n_features + dim]
+        b = data[mid * n_features + dim]
+        c = data[hi * n_features + dim]
+        if (a <= b <= c) or (c <= b <= a):
+            pivot = b
+        elif (b <= a <= c) or (c <= a <= b):
+            pivot = a
+        else:
+            pivot = c
+        i, j = lo, hi
+        while i <= j:
+            while data[i * n_features + dim] < pivot:
+                i += 1
+            while data[j * n_features + dim] > pivot:
+                j -= 1
+            if i <= j:
+                _swap_rows(data, order, i, j, n_features)
+                i += 1
+                j -= 1
+        # now rows lo..j are <= pivot, rows i..hi are >= pivot, rows j+1..i-1 == pivot
+        if nth <= j:
+            hi = j
+        elif nth >= i:
+            lo = i
+        else:
+            return
+
+
+cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
+                       intp_t n_features, floating* low, floating* high) noexcept nogil:
+    """Cut rows lo .. hi-1 at the median of their widest feature (rows moved in
+    place); return the first row of the upper half, or -1 when all rows are equal."""
+    cdef intp_t s, j, widest = 0
+    cdef double spread, best = -1.0
+    cdef floating value
+    for j in range(n_features):
+        low[j] = data[lo * n_features + j]
+        high[j] = data[lo * n_features + j]
+    for s in range(lo + 1, hi):
+        for j in range(n_features):
+            value = data[s * n_features + j]
+            if value < low[j]:
+                low[j] = value
+            elif value > high[j]:
+                high[j] = value
+    for j in range(n_features):
+        spread = <double> high[j] - <double> low[j]
+        if spread > best:
+            widest, best = j, spread
+    if best <= 0:
+        return -1
+    _select(data, order, lo, hi, lo + (hi - lo) // 2, widest, n_features)
+    return lo + (hi - lo) // 2
+
+
+cdef struct Ranked:
+    double distance
+    intp_t row
+
+
+cdef int _compare_ranked(const void* a, const void* b) noexcept nogil:
+    cdef const Ranked* x = <const Ranked*> a
+    cdef const Ranked* y = <const Ranked*> b
+    if x.distance < y.distance:
+        return -1
+    if x.distance > y.distance:
+        return 1
+    return (x.row > y.row) - (x.row < y.row)
+
+
+def measure_nodes(int kind, double p, floating[:, ::1] data, intp_t[::1] order,
+                  const intp_t[::1] node_start, const intp_t[::1] node_end,
+                  const intp_t[::1] node_nchild, floating[:, ::1] centers,
+                  double[::1] radius, floating[:, ::1] low, floating[:, ::1] high,
+                  double[::1] to_center):
+    """Fill ``centers`` (M_p), ``radius`` (r_p), the bounding boxes ``low`` /
+    ``high`` and, at the leaves, ``to_center`` (sorted D(x_i, M_p); the leaf's rows
+    of ``data`` and ``order`` are reordered to match)."""
+    cdef intp_t n_nodes = node_start.shape[0], n_features = data.shape[1]
+    cdef intp_t node, lo, hi, s, j, largest = 1
+    cdef MetricKind metric = <MetricKind> kind
+    cdef double* total
+    cdef Ranked* ranked
+    cdef floating* rows
+    cdef intp_t* indices
+    cdef double d, scale, r
+    cdef floating value
+    cdef SignalWatch watch
+    cdef bint stopped = False, finite
+    watch.work = 0
+    for node in range(n_nodes):
+        if node_nchild[node] == 0 and node_end[node] - node_start[node] > largest:
+            largest = node_end[node] - node_start[node]
+    total = <double*> malloc(n_features * sizeof(double))
+    ranked = <Ranked*> malloc(largest * sizeof(Ranked))
+    rows = <floating*> malloc(largest * n_features * sizeof(floating))
+    indices = <intp_t*> malloc(largest * sizeof(intp_t))
+    if total == NULL or ranked == NULL or rows == NULL or indices == NULL:
+        free(total)
+        free(ranked)
+        free(rows)
+        free(indices)
+        raise MemoryError()
+    with nogil:
+        for node in range(n_nodes):
+            lo, hi = node_start[node], node_end[node]
+            # the bounding box and the sum of the samples
+            for j in range(n_features):
+                low[node, j] = data[lo, j]
+                high[node, j] = data[lo, j]
+                total[j] = 0
+            for s in range(lo, hi):
+                for j in range(n_features):
+                    value = data[s, j]
+                    total[j] += value
+                    if value < low[node, j]:
+                        low[node, j] = value
+                    elif value > high[node, j]:
+                        high[node, j] = value
+            finite = True
+            for j in range(n_features):
+                if not isfinite(total[j]):
+                    finite = False
+                centers[node, j] = <floating> (total[j] / (hi - lo))
+            if not finite:
+                # the sum overflowed: add the samples scaled by the largest value
+                scale = 0
+                for j in range(n_features):
+                    scale = max(scale, fabs(low[node, j]), fabs(high[node, j]))
+                for j in range(n_features):
+                    total[j] = 0
+                for s in range(lo, hi):
+                    for j in range(n_features):
+                        total[j] += data[s, j] / scale
+                for j in range(n_features):
+                    centers[node, j] = <floating> (total[j] / (hi - lo) * scale)
+            # the radius and, at a leaf, the sorted distances to the mean
+            r = 0
+            for s in range(lo, hi):
+                d = rdist_to_dist(metric, p, rdist(metric, p, &data[s, 0],
+                                                   &centers[node, 0], n_features))
+                if d > r:
+                    r = d
+                if node_nchild[node] == 0:
+                    ranked[s - lo].distance = d
+                    ranked[s - lo].row = s
+            radius[node] = r
+            if node_nchild[node] == 0:
+                qsort(ranked, hi - lo, sizeof(Ranked), _compare_ranked)
+                for s in range(hi - lo):
+                    memcpy(&rows[s * n_features], &data[ranked[s].row, 0],
+                           n_features * sizeof(floating))
+                    indices[s] = order[ranked[s].row]
+                    to_center[lo + s] = ranked[s].distance
+                memcpy(&data[lo, 0], rows, (hi - lo) * n_features * sizeof(floating))
+                memcpy(&order[lo], indices, (hi - lo) * sizeof(intp_t))
+            if stop_after(&watch, 3 * (hi - lo) * n_features):
+                stopped = True
+                break
+    free(total)
+    free(ranked)
+    free(rows)
+    free(indices)
+    if stopped:
+        raise_interrupt()
+
+
+# -- the k-means partition ------------------------------------------------------------
+#
+# kmeans_partition splits a node of more than leaf_size samples into (at most)
+# `branching` clusters: k-means++ seeds and KMEANS_ITER Lloyd iterations on a random
+# sample of at most KMEANS_SAMPLE of the node's samples, then every sample goes to its
+# nearest centre and the rows are regrouped cluster by cluster (empty clusters are
+# dropped).  Should k-means leave everything in one cluster, the node is cut at the
+# median of its widest feature instead; identical samples stay together in one leaf.
+# k-means runs on the samples shifted by the node's mean and divided by its largest
+# deviation, so its squared distances stay finite whatever the data's magnitude.
+# The random numbers come from a xorshift generator seeded by the caller
+# (random_state): the tree's shape depends on it, the answers do not.
+
+cdef enum:
+    KMEANS_SAMPLE = 2048
+    KMEANS_ITER = 8
+    MAX_CLUSTERS = 64
+
+
+cdef inline unsigned long long _next_random(unsigned long long* state) noexcept nogil:
+    """xorshift64*: the next pseudo-random 64-bit number."""
+    cdef unsigned long long x = state[0]
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    state[0] = x
+    return x * 2685821657736338717ULL
+
+
+cdef inline double _uniform(unsigned long long* state) noexcept nogil:
+    """A pseudo-random number in [0, 1)."""
+    return (_next_random(state) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline double _scaled_sqdist(const floating* row, const double* shift, double scale,
+                                  const double* center, intp_t n_features) noexcept nogil:
+    cdef double total = 0, diff
+    cdef intp_t j
+    for j in range(n_features):
+        diff = (row[j] - shift[j]) / scale - center[j]
+        total += diff * diff
+    return total
+
+
+cdef intp_t _nearest_center(const floating* row, const double* shift, double scale,
+                            const double* centers, intp_t n_clusters,
+                            intp_t n_features) noexcept nogil:
+    cdef intp_t c, best = 0
+    cdef double d, best_d = INFINITY
+    for c in range(n_clusters):
+        d = _scaled_sqdist(row, shift, scale, &centers[c * n_features], n_features)
+        if d < best_d:
+            best, best_d = c, d
+    return best
+
+
+cdef intp_t _kmeans_labels(const floating* data, intp_t lo, intp_t hi,
+                           intp_t n_clusters, intp_t n_features,
+                           unsigned long long* state, double* shift, double* centers,
+                           double* sums, intp_t* counts, intp_t* sample,
+                           double* weight, intp_t* labels) noexcept nogil:
+    """Cluster rows lo .. hi-1 into labels[0 .. hi-lo-1]; return the number of
+    clusters that received a sample."""
+    cdef intp_t m = hi - lo, n_sample, s, t, c, j, it, chosen, used
+    cdef double scale = 0, total, target, d
+    # shift and scale: the mean and the largest deviation from it
+    for j in range(n_features):
+        shift[j] = 0
+    for s in range(lo, hi):
+        for j in range(n_features):
+            shift[j] += data[s * n_features + j] / m
+    for s in range(lo, hi):
+        for j in range(n_features):
+            scale = max(scale, fabs(data[s * n_features + j] - shift[j]))
+    if not scale > 0:
+        scale = 1.0  # (identical samples; an overflowing span ends in the median cut)
+    # the sample (drawn with replacement when the node is large)
+    if m > KMEANS_SAMPLE:
+        n_sample = KMEANS_SAMPLE
+        for t in range(n_sample):
+            sample[t] = lo + <intp_t> (_uniform(state) * m)
+    else:
+        n_sample = m
+        for t in range(n_sample):
+            sample[t] = lo + t
+    # k-means++ seeds: the first at random, each next one with probability
+    # proportional to its squared distance from the nearest seed so far
+    chosen = sample[<intp_t> (_uniform(state) * n_sample)]
+    for j in range(n_features):
+        centers[j] = (data[chosen * n_features + j] - shift[j]) / scale
+    for t in range(n_sample):
+        weight[t] = _scaled_sqdist(&data[sample[t] * n_features], shift, scale,
+                                   centers, n_features)
+    for c in range(1, n_clusters):
+        total = 0
+        for t in range(n_sample):
+            total += weight[t]
+        chosen = sample[<intp_t> (_uniform(state) * n_sample)]
+        if total > 0:
+            target = _uniform(state) * total
+            for t in range(n_sample):
+                target -= weight[t]
+                if target < 0:
+                    chosen = sample[t]
+                    break
+        for j in range(n_features):
+            centers[c * n_features + j] = (data[chosen * n_features + j]
+                                           - shift[j]) / scale
+        for t in range(n_sample):
+            d = _scaled_sqdist(&data[sample[t] * n_features], shift, scale,
+                               &centers[c * n_features], n_features)
+            if d < weight[t]:
+                weight[t] = d
+    # Lloyd's iterations on the sample (an empty cluster keeps its centre)
+    for it in range(KMEANS_ITER):
+        for c in range(n_clusters):
+            counts[c] = 0
+            for j in range(n_features):
+                sums[c * n_features + j] = 0
+        for t in range(n_sample):
+            c = _nearest_center(&data[sample[t] * n_features], shift, scale, centers,
+                                n_clusters, n_features)
+            counts[c] += 1
+            for j in range(n_features):
+                sums[c * n_features + j] += (data[sample[t] * n_features + j]
+                                             - shift[j]) / scale
+        for c in range(n_clusters):
+            if counts[c] > 0:
+                for j in range(n_features):
+                    centers[c * n_features + j] = sums[c * n_features + j] / counts[c]
+    # every sample of the node to its nearest centre
+    for c in range(n_clusters):
+        counts[c] = 0
+    for s in range(lo, hi):
+        c = _nearest_center(&data[s * n_features], shift, scale, centers, n_clusters,
+                            n_features)
+        labels[s - lo] = c
+        counts[c] += 1
+    used = 0
+    for c in range(n_clusters):
+        if counts[c] > 0:
+            used += 1
+    return used
+
+
+cdef intp_t _kmeans_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
+                       intp_t n_clusters, intp_t n_features,
+                       unsigned long long* state, double* shift, double* centers,
+                       double* sums, intp_t* counts, intp_t* sample, double* weight,
+                       intp_t* labels, floating* rows, intp_t* indices,
+                       intp_t* cluster_start) noexcept nogil:
+    """Cut rows lo .. hi-1 into k-means clusters, regrouped cluster by cluster (each
+    keeps the rows' order); return how many, their first rows in cluster_start."""
+    cdef intp_t used, c, s, position = 0
+    used = _kmeans_labels(data, lo, hi, n_clusters, n_features, state, shift,
+                          centers, sums, counts, sample, weight, labels)
+    if used < 2:
+        return used
+    used = 0
+    for c in range(n_clusters):
+        if counts[c] == 0:
+            continue
+        cluster_start[used] = lo + position
+        used += 1
+        for s in range(lo, hi):
+            if labels[s - lo] == c:
+                memcpy(&rows[position * n_features], &data[s * n_features],
+                       n_features * sizeof(floating))
+                indices[position] = order[s]
+                position += 1
+    memcpy(&data[lo * n_features], rows, (hi - lo) * n_features * sizeof(floating))
+    memcpy(&order[lo], indices, (hi - lo) * sizeof(intp_t))
+    return used
+
+
+def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
+              bint kmeans, intp_t branching, unsigned long long seed,
+              intp_t[::1] node_start, intp_t[::1] node_end, intp_t[::1] node_child,
+              intp_t[::1] node_nchild):
+    """Split ``data`` (reordered in place, ``order`` alongside) into the k-d
+    partition, or with ``kmeans`` into the hierarchical k-means one (``branching``
+    and ``seed`` are used only there), depth first; the node arrays must hold the
+    largest possible number of nodes.  Returns ``(n_nodes, depth)``."""
+    cdef intp_t n = data.shape[0], n_features = data.shape[1]
+    cdef intp_t capacity = node_start.shape[0]
+    cdef intp_t n_nodes = 1, top, node, lo, hi, c, used, n_clusters, depth = 0
+    cdef unsigned long long state = seed | 1
+    cdef intp_t cluster_start[MAX_CLUSTERS]
+    cdef intp_t n_rows = max(n, 2) if kmeans else 2
+    cdef double* shift = <double*> malloc(n_features * sizeof(double))
+    cdef double* centers = <double*> malloc(MAX_CLUSTERS * n_features * sizeof(double))
+    cdef double* sums = <double*> malloc(MAX_CLUSTERS * n_features * sizeof(double))
+    cdef intp_t* counts = <intp_t*> malloc(MAX_CLUSTERS * sizeof(intp_t))
+    cdef intp_t* sample = <intp_t*> malloc(KMEANS_SAMPLE * sizeof(intp_t))
+    cdef double* weight = <double*> malloc(KMEANS_SAMPLE * sizeof(double))
+    cdef intp_t* labels = <intp_t*> malloc(n_rows * sizeof(intp_t))
+    cdef floating* rows = <floating*> malloc(n_rows * n_features * sizeof(floating))
+    cdef intp_t* indices = <intp_t*> malloc(n_rows * sizeof(intp_t))
+    cdef intp_t* stack = <intp_t*> malloc(capacity * sizeof(intp_t))
+    cdef intp_t* level = <intp_t*> malloc(capacity * sizeof(intp_t))
+    cdef SignalWatch watch
+    cdef bint stopped = False, failed = False
+    watch.work = 0
+    node_start[0] = 0
+    node_end[0] = n
+    node_child[0] = 0
+    node_nchild[0] = 0
+    if (shift == NULL or centers == NULL or sums == NULL or counts == NULL
+            or sample == NULL or weight == NULL or labels == NULL or rows == NULL
+            or indices == NULL or stack == NULL or level == NULL):
+        failed = True
+    with nogil:
+        stack[0] = 0
+        level[0] = 0
+        top = 0 if failed else 1
+        while top > 0:
+            top -= 1
+            node = stack[top]
+            lo, hi = node_start[node], node_end[node]
+            if level[node] > depth:
+                depth = level[node]
+            if hi - lo <= leaf_size:
+                continue
+            used = 0
+            n_clusters = 2
+            if kmeans:
+                # no more clusters than needed to bring the pieces down to leaf_size
+                n_clusters = max(2, min(branching, (hi - lo + leaf_size - 1)
+                                        // leaf_size))
+                used = _kmeans_cut(&data[0, 0], &order[0], lo, hi, n_clusters,
+                                   n_features, &state, shift, centers, sums, counts,
+                                   sample, weight, labels, rows, indices, cluster_start)
+            if used < 2:
+                # the k-d cut, also when k-means put everything together
+                cluster_start[0] = lo
+                cluster_start[1] = _median_cut(&data[0, 0], &order[0], lo, hi,
+                                               n_features, rows, &rows[n_features])
+                if cluster_start[1] < 0:
+                    continue  # identical samples: they stay together in one leaf
+                used = 2
+            if n_nodes + used > capacity:
+                failed = True
+                break
+            node_child[node] = n_nodes
+            node_nchild[node] = used
+            for c in range(used):
+                node_start[n_nodes + c] = cluster_start[c]
+                node_end[n_nodes + c] = cluster_start[c + 1] if c + 1 < used else hi
+                node_child[n_nodes + c] = 0
+                node_nchild[n_nodes + c] = 0
+                level[n_nodes + c] = level[node] + 1
+                stack[top + used - 1 - c] = n_nodes + c  # the first child on top
+            top += used
+            n_nodes += used
+            if stop_after(&watch, ((KMEANS_ITER + 3) * min(hi - lo, KMEANS_SAMPLE)
+                                   + hi - lo) * n_clusters * n_features):
+                stopped = True
+                break
+    free(shift)
+    free(centers)
+    free(sums)
+    free(counts)
+    free(sample)
+    free(weight)
+    free(labels)
+    free(rows)
+    free(indices)
+    free(stack)
+    free(level)
+    if stopped:
+        raise_interrupt()
+    if failed:
+        raise MemoryError()
+    return n_nodes, depth

@@ -1,0 +1,791 @@
+# The Fukunaga-Narendra branch-and-bound search (see tree.py for the algorithm in
+# words and the construction of the tree).
+#
+# Design
+# ------
+# The tree is a set of flat arrays (built by tree.py and _bnb_build.pyx):
+#
+#   node_start[p], node_end[p]   node p owns samples start .. end-1 of the tree order
+#   node_child[p], node_nchild[p]  its children are nodes child .. child+nchild-1
+#                                (nchild == 0: p is a leaf)
+#   centers[p, :]                M_p, the mean of the node's samples
+#   radius[p]                    r_p = max D(x_i, M_p) over the node's samples
+#   data[s, :], order[s]         the samples in tree order and their training index
+#   to_center[s]                 D(x_s, M_leaf), ascending within each leaf
+#   low[p, :], high[p, :]        the bounding box of the node's samples (k-d only)
+#
+# `_visit` is the recursive search of one node of the k-means tree (the textbook's
+# steps 2-6):
+#
+#   * internal node: compute D(x, M_c) for every child, visit the children nearest
+#     first, and before each visit prune the child by rule 1,
+#         D(x, M_c) > B + r_c.
+#     For the euclidean metric the children are sorted and rule 1 is tested on
+#     squared distances; the root is taken only for a child that is visited.
+#   * leaf: rule 2 skips sample x_i when D(x, M_p) > B + D(x_i, M_p), and the other
+#     side of the triangle inequality skips it when D(x_i, M_p) > B + D(x, M_p).  As
+#     D(x_i, M_p) is sorted, the samples left form one window, found by a binary
+#     search for its start and a stop at its end; only those get a distance.
+#
+# `_visit_boxes` searches the k-d partition (use_boxes), whose nodes are boxes:
+#
+#   * internal node: the distance from x to each child's box (x clipped to the box,
+#     `_box_rdist`), nearest box first; the box rule prunes a child whose box is
+#     farther than B.  No node mean is measured on the way down.
+#   * leaf: D(x, M_p), rule 1, then the leaf's window as above (rule 2).
+#
+# `_search_kd_sq` searches the k-d partition for the euclidean metric, the common
+# case (see its section below): the same box rule on cells whose distance is
+# updated in O(1) on the way down, whole leaves scanned, no recursion.
+#
+# B is the current k-th best true distance (infinite until k samples were seen); the
+# k best (reduced distance, training index) pairs live in the sorted list (k <= 128)
+# or the bounded heap of _heap.pxd, ordered by the rule brute force's heap uses, so
+# ties go to the lower training index and the answers equal brute force's.  The
+# rules use true distances (roots taken where the metric needs them).  Computed
+# distances carry rounding errors, so every rule prunes only with a margin: the
+# right-hand side is multiplied by `grow` (a little above 1, from the dtype's epsilon
+# and the number of features) and `tiny` is added; a sample that brute force would
+# return is therefore never pruned.
+#
+# Each query counts its distance evaluations (to samples, to node means and to
+# boxes: each costs one pass over the features; the O(1) cell updates of
+# _search_kd_sq are not counted, its root's cell is).
+#
+# Python validates everything first (tree.py, _index.py); all loops run without the
+# GIL and allocate nothing per query except the radius search's growing result list.
+
+import numpy as np
+
+from libc.math cimport INFINITY, sqrt
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
+
+from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
+from patrec._typedefs cimport floating, intp_t
+from patrec.neighbors.search._distances cimport (CITYBLOCK, MINKOWSKI, MetricKind,
+                                          SQEUCLIDEAN, dist_to_rdist, rdist,
+                                          rdist_to_dist, sqeuclidean_rdist)
+from patrec.neighbors.search._heap cimport (heap_init, heap_make, heap_push, heap_sort,
+                                     list_copy_ascending, list_push)
+
+cdef enum:
+    MAX_BRANCHING = 64
+    # Up to this k the k best live in a sorted list, above it in a heap (_heap.pxd):
+    # measured, the list is faster up to k = 128 at d = 2 .. 16, the heap from 256.
+    LIST_MAX_K = 128
+
+MAX_CHILDREN = MAX_BRANCHING  # the most children a node may have (tree.py checks)
+
+
+cdef struct Tree:
+    const intp_t* node_start
+    const intp_t* node_end
+    const intp_t* node_child
+    const intp_t* node_nchild
+    const double* radius
+    const double* to_center
+    const intp_t* order
+    const intp_t* kd_nodes   # euclidean k-d search: per node (child, dim, start, end)
+    const void* kd_cuts      # ... and (low, high) of a child in its parent's cut feature
+    intp_t n_features
+    MetricKind kind
+    double p
+    double grow
+    double tiny
+    bint use_boxes
+
+
+cdef struct Pending:
+    # a cell of the euclidean k-d search still to visit
+    intp_t node
+    double lb       # its reduced distance L from the query
+    intp_t dim      # the feature whose gap it changes (-1: none) ...
+    double gap      # ... and that gap
+    intp_t trail    # the length of the trail of changed gaps at its parent
+
+
+cdef struct Workspace:
+    # per-thread scratch of the euclidean k-d search (sizes: depth + 2, n_features)
+    Pending* stack
+    intp_t* trail_dim
+    double* trail_gap
+    double* gap
+
+
+cdef struct Search:
+    # k-NN: the heap (dist in the floating buffer passed alongside), its size k and
+    # the bound B.  Radius search: k == 0, B fixed and a growing result list.
+    intp_t k
+    intp_t* heap_idx
+    bint sorted_list   # the k best in a descending list rather than a heap
+    double bound
+    double box_limit   # euclidean: (B * grow + tiny)^2, the box rule's reduced limit
+    intp_t n_evals
+    # radius search results
+    intp_t n_found
+    intp_t capacity
+    intp_t* found_idx
+    double* found_rdist
+    double radius_rdist
+    bint failed
+
+
+cdef inline double _distance(const Tree* tree, const floating* a,
+                             const floating* b) noexcept nogil:
+    return rdist_to_dist(tree.kind, tree.p, rdist(tree.kind, tree.p, a, b, tree.n_features))
+
+
+cdef inline bint _push(Search* search, floating* heap_dist, floating reduced,
+                       intp_t index) noexcept nogil:
+    """Offer a candidate to the k best; True when it entered."""
+    if search.sorted_list:
+        return list_push(heap_dist, search.heap_idx, search.k, reduced, index)
+    return heap_push(heap_dist, search.heap_idx, search.k, reduced, index)
+
+
+cdef inline void _update_bound(const Tree* tree, Search* search,
+                               floating* heap_dist) noexcept nogil:
+    # B: the k-th best true distance (inf while the heap still holds a sentinel)
+    if heap_dist[0] == INFINITY:
+        search.bound = INFINITY
+    else:
+        search.bound = rdist_to_dist(tree.kind, tree.p, heap_dist[0])
+
+
+cdef intp_t _first_at_least(const double* values, intp_t lo, intp_t hi,
+                            double target) noexcept nogil:
+    """The first position in lo .. hi-1 with values[pos] >= target (hi if none)."""
+    cdef intp_t mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef int _add_found(Search* search, intp_t index, double reduced) noexcept nogil:
+    cdef intp_t* new_idx
+    cdef double* new_rdist
+    if search.n_found == search.capacity:
+        search.capacity = 2 * search.capacity + 64
+        new_idx = <intp_t*> realloc(search.found_idx, search.capacity * sizeof(intp_t))
+        if new_idx == NULL:
+            return -1
+        search.found_idx = new_idx
+        new_rdist = <double*> realloc(search.found_rdist,
+                                      search.capacity * sizeof(double))
+        if new_rdist == NULL:
+            return -1
+        search.found_rdist = new_rdist
+    search.found_idx[search.n_found] = index
+    search.found_rdist[search.n_found] = reduced
+    search.n_found += 1
+    return 0
+
+
+cdef void _scan_leaf(const Tree* tree, Search* search, intp_t node, double d_node,
+                     const floating* x, const floating* data,
+                     floating* heap_dist) noexcept nogil:
+    cdef intp_t s, stop = tree.node_end[node], n_features = tree.n_features
+    cdef double low, high
+    cdef floating reduced
+    # Rule 2: skip samples with D(x_i, M) < (D(x, M) - tiny) / grow - B ...
+    low = (d_node - tree.tiny) / tree.grow - search.bound
+    s = _first_at_least(tree.to_center, tree.node_start[node], stop, low)
+    # ... and, the other side, those with D(x_i, M) > (B + D(x, M)) * grow + tiny.
+    high = (search.bound + d_node) * tree.grow + tree.tiny
+    while s < stop and tree.to_center[s] <= high:
+        reduced = rdist(tree.kind, tree.p, x, &data[s * n_features], n_features)
+        search.n_evals += 1
+        if search.k > 0:
+            if _push(search, heap_dist, reduced, tree.order[s]):
+                _update_bound(tree, search, heap_dist)
+                high = (search.bound + d_node) * tree.grow + tree.tiny
+        elif reduced <= search.radius_rdist:
+            if _add_found(search, tree.order[s], reduced) != 0:
+                search.failed = True
+                return
+        s += 1
+
+
+cdef inline floating _box_rdist(const Tree* tree, const floating* x,
+                                const floating* low, const floating* high,
+                                floating* nearest) noexcept nogil:
+    # The reduced distance from x to the nearest point of the box low .. high, whose
+    # coordinate j is x_j clipped to [low_j, high_j]: every metric here grows with
+    # each |x_j - y_j|, so no sample of the box is nearer.  The gap g_j = |x_j - y_j|
+    # is low_j - x_j, x_j - high_j or 0; the sum runs in one pass for the common
+    # metrics, through the clipped point and the kernel for minkowski.
+    cdef intp_t j
+    cdef floating gap, total = 0
+    if tree.kind == MINKOWSKI:
+        for j in range(tree.n_features):
+            nearest[j] = min(max(x[j], low[j]), high[j])
+        return rdist(tree.kind, tree.p, x, nearest, tree.n_features)
+    for j in range(tree.n_features):
+        gap = max(max(low[j] - x[j], x[j] - high[j]), <floating> 0)
+        if tree.kind == SQEUCLIDEAN:
+            total += gap * gap
+        elif tree.kind == CITYBLOCK:
+            total += gap
+        elif gap > total:
+            total = gap
+    return total
+
+
+def box_rdist(int kind, double p, const floating[::1] x, const floating[::1] low,
+              const floating[::1] high):
+    """The search's reduced distance from ``x`` to the box ``low`` .. ``high``
+    (`BranchBoundTree.explain` repeats the search with it)."""
+    cdef Tree tree
+    cdef floating result
+    cdef floating* nearest = <floating*> malloc(x.shape[0] * sizeof(floating))
+    if nearest == NULL:
+        raise MemoryError()
+    tree.kind = <MetricKind> kind
+    tree.p = p
+    tree.n_features = x.shape[0]
+    result = _box_rdist(&tree, &x[0], &low[0], &high[0], nearest)
+    free(nearest)
+    return float(result)
+
+
+cdef inline void _insert_ranked(double* dist, intp_t* rank, intp_t count, double d,
+                                intp_t node) noexcept nogil:
+    """Insert (d, node) into the ``count`` ascending entries before it (insertion
+    sort: a node has few children); equal distances keep the children's order."""
+    cdef intp_t j = count
+    while j > 0 and dist[j - 1] > d:
+        dist[j] = dist[j - 1]
+        rank[j] = rank[j - 1]
+        j -= 1
+    dist[j] = d
+    rank[j] = node
+
+
+cdef bint _beyond(const Tree* tree, double reduced, double limit) noexcept nogil:
+    """Is the distance whose reduced form is ``reduced`` above ``limit``?"""
+    if tree.kind == SQEUCLIDEAN:
+        return reduced > limit * limit
+    return reduced > limit
+
+
+cdef void _visit_boxes(const Tree* tree, Search* search, intp_t node,
+                       const floating* x, const floating* data,
+                       const floating* centers, const floating* low,
+                       const floating* high, floating* nearest,
+                       floating* heap_dist) noexcept nogil:
+    # The k-d partition: its nodes are boxes.
+    cdef intp_t first = tree.node_child[node], n_children = tree.node_nchild[node]
+    cdef intp_t c, n_features = tree.n_features
+    cdef double box_dist[MAX_BRANCHING]
+    cdef intp_t box_rank[MAX_BRANCHING]
+    cdef double d
+    if n_children == 0:
+        # A leaf: D(x, M_p), rule 1, then rule 2 in the scan.
+        d = rdist(tree.kind, tree.p, x, &centers[node * n_features], n_features)
+        search.n_evals += 1
+        if _beyond(tree, d, (search.bound + tree.radius[node]) * tree.grow
+                   + tree.tiny):
+            return
+        _scan_leaf(tree, search, node, rdist_to_dist(tree.kind, tree.p, d), x, data,
+                   heap_dist)
+        return
+    # Expand: the distance from x to every child's box, nearest box first.
+    for c in range(n_children):
+        d = _box_rdist(tree, x, &low[(first + c) * n_features],
+                       &high[(first + c) * n_features], nearest)
+        search.n_evals += 1
+        _insert_ranked(box_dist, box_rank, c, d, first + c)
+    for c in range(n_children):
+        # The box rule: the nearest point of the child's box is farther than B (with
+        # the rounding margin), and so is every sample in it.
+        if _beyond(tree, box_dist[c], search.bound * tree.grow + tree.tiny):
+            continue
+        _visit_boxes(tree, search, box_rank[c], x, data, centers, low, high, nearest,
+                     heap_dist)
+        if search.failed:
+            return
+
+
+cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
+                 const floating* x, const floating* data, const floating* centers,
+                 floating* heap_dist) noexcept nogil:
+    # The k-means partition: the course's search.
+    cdef intp_t first = tree.node_child[node], n_children = tree.node_nchild[node]
+    cdef intp_t c, child, n_features = tree.n_features
+    cdef double child_dist[MAX_BRANCHING]
+    cdef intp_t child_rank[MAX_BRANCHING]
+    cdef double d, limit
+    if n_children == 0:
+        _scan_leaf(tree, search, node, d_node, x, data, heap_dist)
+        return
+    # Expand: the distance from x to every child's mean, nearest child first.
+    for c in range(n_children):
+        # (squared for euclidean: the root is taken only for children visited)
+        d = rdist(tree.kind, tree.p, x, &centers[(first + c) * n_features],
+                  n_features)
+        if tree.kind != SQEUCLIDEAN:
+            d = rdist_to_dist(tree.kind, tree.p, d)
+        search.n_evals += 1
+        _insert_ranked(child_dist, child_rank, c, d, first + c)
+    for c in range(n_children):
+        child = child_rank[c]
+        # Rule 1: the nearest neighbour cannot be in this child.
+        limit = (search.bound + tree.radius[child]) * tree.grow + tree.tiny
+        d = child_dist[c]
+        if tree.kind == SQEUCLIDEAN:
+            if d > limit * limit:
+                continue
+            d = sqrt(d)
+        elif d > limit:
+            continue
+        _visit(tree, search, child, d, x, data, centers, heap_dist)
+        if search.failed:
+            return
+
+
+# -- the euclidean k-d search ---------------------------------------------------------
+#
+# The common case, the euclidean metric on the k-d partition, has loops of its own
+# (measured 1.3 to 2 times faster per query than _visit_boxes, d = 2 to 16, its
+# cost per distance evaluation about halved):
+#
+#   * The box rule with the incremental bound of Arya and Mount.  The search keeps,
+#     per feature j, gap_j: the distance from x_j to the interval of feature j of the
+#     current node's cell, and L = sum_j gap_j^2, the reduced distance from x to the
+#     cell.  A child's cell is its parent's with the interval of one feature, the one
+#     the parent was cut on (kd_nodes), narrowed to the child's own bounds
+#     [low_cj, high_cj]; so L is updated in O(1) instead of measured in O(d):
+#         L_c = L_p + (g - gap_j) * (g + gap_j),  g the gap of x_j to [low_cj, high_cj]
+#     The cell holds every sample of the child, so L_c is at most the reduced
+#     distance of each; a child with L_c > (B * grow + tiny)^2 is pruned.  The
+#     children are visited nearest cell first.  The root's gaps are measured (one
+#     distance evaluation, counted).
+#   * A leaf reached gets every sample's distance (the shared kernel; a kernel for
+#     four rows at once was measured slower).  Rules 1 and 2 would
+#     cost a distance to the mean and a binary search per leaf; measured, scanning
+#     the whole leaf is faster, so this search does not apply them.
+#   * B is kept in reduced form too, box_limit = (B * grow + tiny)^2, recomputed only
+#     when the k-th best changes.  No recursion: a stack of the cells still to visit
+#     (each with its L and the one gap it changes) and a trail of the gaps changed on
+#     the current path, undone when the search backs up.
+#
+# Rounding: every term (g - gap_j) * (g + gap_j) is >= 0 (a child's interval lies
+# inside its ancestors', and rounding is monotone), so L is a sum of at most
+# n_features + depth nonnegative terms, each computed in double with a relative
+# error of a few units in the last place: L exceeds the exact distance to the cell
+# by a relative (n_features + depth + 8) * 2^-53 at most, which `grow` covers (see
+# tree.py), as it covers the samples' own rounding.
+
+cdef inline void _set_bound_sq(const Tree* tree, Search* search,
+                               const floating* heap_dist) noexcept nogil:
+    cdef double limit
+    if heap_dist[0] == INFINITY:
+        search.bound = INFINITY
+        search.box_limit = INFINITY
+    else:
+        search.bound = sqrt(<double> heap_dist[0])
+        limit = search.bound * tree.grow + tree.tiny
+        search.box_limit = limit * limit
+
+
+cdef inline void _offer_sq(const Tree* tree, Search* search, floating reduced,
+                           intp_t index, floating* heap_dist) noexcept nogil:
+    if reduced <= heap_dist[0]:
+        if _push(search, heap_dist, reduced, index):
+            _set_bound_sq(tree, search, heap_dist)
+
+
+cdef inline void _scan_rows_sq(const Tree* tree, Search* search, intp_t start,
+                               intp_t stop, const floating* x, const floating* data,
+                               floating* heap_dist, intp_t n_features) noexcept nogil:
+    cdef intp_t s
+    for s in range(start, stop):
+        _offer_sq(tree, search, sqeuclidean_rdist(x, &data[s * n_features], n_features),
+                  tree.order[s], heap_dist)
+
+
+cdef inline void _scan_leaf_sq(const Tree* tree, Search* search, intp_t start,
+                               intp_t stop, const floating* x, const floating* data,
+                               floating* heap_dist) noexcept nogil:
+    # (a constant number of features lets the compiler unroll the kernel's loops)
+    if tree.n_features == 2:
+        _scan_rows_sq(tree, search, start, stop, x, data, heap_dist, 2)
+    elif tree.n_features == 3:
+        _scan_rows_sq(tree, search, start, stop, x, data, heap_dist, 3)
+    elif tree.n_features == 4:
+        _scan_rows_sq(tree, search, start, stop, x, data, heap_dist, 4)
+    elif tree.n_features == 8:
+        _scan_rows_sq(tree, search, start, stop, x, data, heap_dist, 8)
+    else:
+        _scan_rows_sq(tree, search, start, stop, x, data, heap_dist, tree.n_features)
+    search.n_evals += stop - start
+
+
+cdef inline double _gap(double x, double low, double high) noexcept nogil:
+    """The distance from x to the interval [low, high]."""
+    cdef double below = low - x, above = x - high
+    if above > below:
+        below = above
+    return below if below > 0 else 0
+
+
+cdef void _search_kd_sq(const Tree* tree, Search* search, const floating* x,
+                        const floating* data, const floating* low,
+                        const floating* high, floating* heap_dist,
+                        Workspace* work) noexcept nogil:
+    cdef intp_t n_features = tree.n_features, top, trail = 0
+    cdef intp_t node, near, far, j
+    cdef double lb = 0, g_old, g_near, g_far, l_near, l_far
+    cdef Pending* stack = work.stack
+    cdef double* gap = work.gap
+    cdef const intp_t* nodes = tree.kd_nodes
+    cdef const floating* cuts = <const floating*> tree.kd_cuts
+    _set_bound_sq(tree, search, heap_dist)
+    for j in range(n_features):
+        gap[j] = _gap(x[j], low[j], high[j])
+        lb += gap[j] * gap[j]
+    search.n_evals += 1
+    stack[0].node = 0
+    stack[0].lb = lb
+    stack[0].dim = -1
+    stack[0].trail = 0
+    top = 1
+    while top > 0:
+        top -= 1
+        if stack[top].lb > search.box_limit:  # the box rule, with the B of now
+            continue
+        while trail > stack[top].trail:  # back to the gaps of the cell's parent ...
+            trail -= 1
+            gap[work.trail_dim[trail]] = work.trail_gap[trail]
+        node = stack[top].node
+        lb = stack[top].lb
+        j = stack[top].dim
+        if j >= 0:  # ... and the one gap this cell changes
+            work.trail_dim[trail] = j
+            work.trail_gap[trail] = gap[j]
+            trail += 1
+            gap[j] = stack[top].gap
+        while nodes[4 * node + 1] >= 0:
+            # the two children's cells: into the nearer, the other one for later
+            j = nodes[4 * node + 1]
+            near = nodes[4 * node]
+            far = near + 1
+            g_old = gap[j]
+            g_near = _gap(x[j], cuts[2 * near], cuts[2 * near + 1])
+            g_far = _gap(x[j], cuts[2 * far], cuts[2 * far + 1])
+            l_near = lb + (g_near - g_old) * (g_near + g_old)
+            l_far = lb + (g_far - g_old) * (g_far + g_old)
+            if l_far < l_near:
+                near, far = far, near
+                l_near, l_far = l_far, l_near
+                g_near, g_far = g_far, g_near
+            if not l_far > search.box_limit:
+                stack[top].node = far
+                stack[top].lb = l_far
+                stack[top].dim = j
+                stack[top].gap = g_far
+                stack[top].trail = trail
+                top += 1
+            if l_near > search.box_limit:
+                node = -1
+                break
+            work.trail_dim[trail] = j
+            work.trail_gap[trail] = g_old
+            trail += 1
+            gap[j] = g_near
+            node = near
+            lb = l_near
+        if node >= 0:
+            _scan_leaf_sq(tree, search, nodes[4 * node + 2], nodes[4 * node + 3], x,
+                          data, heap_dist)
+
+
+cdef void _search(const Tree* tree, Search* search, const floating* x,
+                  const floating* data, const floating* centers,
+                  const floating* low, const floating* high, floating* nearest,
+                  floating* heap_dist, Workspace* work) noexcept nogil:
+    cdef double d_root = 0.0
+    if tree.use_boxes and tree.kind == SQEUCLIDEAN and search.k > 0:
+        _search_kd_sq(tree, search, x, data, low, high, heap_dist, work)
+        return
+    if tree.use_boxes:
+        _visit_boxes(tree, search, 0, x, data, centers, low, high, nearest, heap_dist)
+        return
+    # The root's own distance matters only when the root is a leaf (rule 2).
+    if tree.node_nchild[0] == 0:
+        search.n_evals += 1
+        d_root = _distance(tree, x, centers)
+    _visit(tree, search, 0, d_root, x, data, centers, heap_dist)
+
+
+cdef int _alloc_workspace(Workspace* work, intp_t depth, intp_t n_features) noexcept:
+    work.stack = <Pending*> malloc((depth + 2) * sizeof(Pending))
+    work.trail_dim = <intp_t*> malloc((depth + 2) * sizeof(intp_t))
+    work.trail_gap = <double*> malloc((depth + 2) * sizeof(double))
+    work.gap = <double*> malloc(max(n_features, 1) * sizeof(double))
+    if (work.stack == NULL or work.trail_dim == NULL or work.trail_gap == NULL
+            or work.gap == NULL):
+        _free_workspace(work)
+        return -1
+    return 0
+
+
+cdef void _free_workspace(Workspace* work) noexcept:
+    free(work.stack)
+    free(work.trail_dim)
+    free(work.trail_gap)
+    free(work.gap)
+    work.stack = NULL
+    work.trail_dim = NULL
+    work.trail_gap = NULL
+    work.gap = NULL
+
+
+cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] node_start,
+                     const intp_t[::1] node_end, const intp_t[::1] node_child,
+                     const intp_t[::1] node_nchild, const double[::1] radius,
+                     const double[::1] to_center, const intp_t[::1] order,
+                     double grow, double tiny, bint use_boxes,
+                     const intp_t[:, ::1] kd_nodes, const void* kd_cuts) noexcept:
+    cdef Tree tree
+    tree.kd_nodes = &kd_nodes[0, 0]
+    tree.kd_cuts = kd_cuts
+    tree.node_start = &node_start[0]
+    tree.node_end = &node_end[0]
+    tree.node_child = &node_child[0]
+    tree.node_nchild = &node_nchild[0]
+    tree.radius = &radius[0]
+    tree.to_center = &to_center[0]
+    tree.order = &order[0]
+    tree.n_features = n_features
+    tree.kind = <MetricKind> kind
+    tree.p = p
+    tree.grow = grow
+    tree.tiny = tiny
+    tree.use_boxes = use_boxes
+    return tree
+
+
+def knn_search(int kind, double p, const floating[:, ::1] queries,
+               const floating[:, ::1] data, const floating[:, ::1] centers,
+               const floating[:, ::1] low, const floating[:, ::1] high,
+               bint use_boxes, const intp_t[::1] node_start, const intp_t[::1] node_end,
+               const intp_t[::1] node_child, const intp_t[::1] node_nchild,
+               const double[::1] radius, const double[::1] to_center,
+               const intp_t[::1] order, double grow, double tiny,
+               const intp_t[:, ::1] kd_nodes, const floating[:, ::1] kd_cuts,
+               intp_t depth, floating[:, ::1] out_dist, intp_t[:, ::1] out_idx,
+               intp_t[::1] out_evals=None, const intp_t[::1] out_rows=None):
+    """k nearest neighbours of each query: reduced distances and training indices,
+    best first, and the number of distance evaluations per query (unless
+    ``out_evals`` is None).
+
+    The answer for query i goes to row ``out_rows[i]`` of the outputs (row i without
+    ``out_rows``): queries searched in another order than the caller's are answered
+    in the caller's.  (Each search keeps its heap in a small buffer and writes the
+    finished row once: a store to a distant row does not stall the search the way
+    a heap living in that row would.)
+    """
+    cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
+                                node_child, node_nchild, radius, to_center, order,
+                                grow, tiny, use_boxes, kd_nodes, &kd_cuts[0, 0])
+    cdef Search search
+    cdef intp_t i, row, k = out_idx.shape[1]
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    cdef floating* nearest
+    cdef floating* best_dist
+    cdef intp_t* best_idx
+    cdef Workspace work
+    watch.work = 0
+    if queries.shape[0] == 0:
+        return
+    if out_rows is not None and out_rows.shape[0] != queries.shape[0]:
+        raise ValueError("out_rows must give one output row per query")
+    nearest = <floating*> malloc(data.shape[1] * sizeof(floating))
+    best_dist = <floating*> malloc(k * sizeof(floating))
+    best_idx = <intp_t*> malloc(k * sizeof(intp_t))
+    if (nearest == NULL or best_dist == NULL or best_idx == NULL
+            or _alloc_workspace(&work, depth, data.shape[1]) != 0):
+        free(nearest)
+        free(best_dist)
+        free(best_idx)
+        raise MemoryError()
+    search.k = k
+    search.sorted_list = k <= LIST_MAX_K
+    search.failed = False
+    search.heap_idx = best_idx
+    with nogil:
+        for i in range(queries.shape[0]):
+            heap_init(best_dist, best_idx, k)
+            search.bound = INFINITY
+            search.n_evals = 0
+            _search(&tree, &search, &queries[i, 0], &data[0, 0], &centers[0, 0],
+                    &low[0, 0], &high[0, 0], nearest, best_dist, &work)
+            row = i if out_rows is None else out_rows[i]
+            if search.sorted_list:
+                list_copy_ascending(best_dist, best_idx, k, &out_dist[row, 0],
+                                    &out_idx[row, 0])
+            else:
+                heap_sort(best_dist, best_idx, k)
+                memcpy(&out_dist[row, 0], best_dist, k * sizeof(floating))
+                memcpy(&out_idx[row, 0], best_idx, k * sizeof(intp_t))
+            if out_evals is not None:
+                out_evals[row] = search.n_evals
+            if stop_after(&watch, (search.n_evals + 1) * tree.n_features):
+                stopped = True
+                break
+    free(nearest)
+    free(best_dist)
+    free(best_idx)
+    _free_workspace(&work)
+    if stopped:
+        raise_interrupt()
+
+
+cdef inline unsigned int _spread(unsigned int v, intp_t n_dims) noexcept nogil:
+    """The bits of v moved n_dims places apart: bit b to bit b * n_dims (v below
+    2**10 for two dimensions, 2**7 for three)."""
+    if n_dims == 2:
+        v = (v | (v << 8)) & 0x00FF00FFu
+        v = (v | (v << 4)) & 0x0F0F0F0Fu
+        v = (v | (v << 2)) & 0x33333333u
+        return (v | (v << 1)) & 0x55555555u
+    if n_dims == 3:
+        v = (v | (v << 16)) & 0x030000FFu
+        v = (v | (v << 8)) & 0x0300F00Fu
+        v = (v | (v << 4)) & 0x030C30C3u
+        return (v | (v << 2)) & 0x09249249u
+    return v
+
+
+def locality_order(const floating[:, ::1] queries, const floating[::1] low,
+                   const floating[::1] high):
+    """The rows of ``queries`` sorted by their Morton (Z-order) code on the first one
+    to three features, scaled to the box ``low`` .. ``high`` (21 bits in all): rows
+    near in space come near in the order, so consecutive searches walk the same
+    nodes while they are still in the cache.  Two passes of a radix sort, O(n)."""
+    cdef intp_t n = queries.shape[0], n_dims = min(queries.shape[1], 3)
+    cdef intp_t bits, i, j, b, r, shift
+    cdef double scale[3]
+    cdef double top, cell
+    cdef unsigned int code
+    result = np.arange(n, dtype=np.intp)
+    cdef intp_t[::1] order = result
+    if n_dims == 0 or n < 2:
+        return result
+    bits = 21 // n_dims
+    top = (1 << bits) - 1
+    for j in range(n_dims):
+        cell = <double> high[j] - <double> low[j]
+        if not cell < INFINITY:  # too wide to scale: keep the order
+            return result
+        scale[j] = top / max(cell, 1e-300)
+    cdef unsigned int[::1] codes = np.empty(n, dtype=np.uint32)
+    cdef intp_t[::1] scratch = np.empty(n, dtype=np.intp)
+    cdef intp_t[::1] count = np.empty(1 << 11, dtype=np.intp)
+    with nogil:
+        for i in range(n):
+            code = 0
+            for j in range(n_dims):
+                cell = min(max((queries[i, j] - <double> low[j]) * scale[j], 0.0), top)
+                code |= _spread(<unsigned int> cell, n_dims) << j
+            codes[i] = code
+        # least significant 11 bits first, then the other 10; each pass stable
+        for shift in range(0, 22, 11):
+            for r in range(1 << 11):
+                count[r] = 0
+            for i in range(n):
+                count[(codes[order[i]] >> shift) & 2047] += 1
+            b = 0
+            for r in range(1 << 11):
+                b, count[r] = b + count[r], b
+            for i in range(n):
+                r = (codes[order[i]] >> shift) & 2047
+                scratch[count[r]] = order[i]
+                count[r] += 1
+            for i in range(n):
+                order[i] = scratch[i]
+    return result
+
+
+def radius_search(int kind, double p, const floating[:, ::1] queries,
+                  const floating[:, ::1] data, const floating[:, ::1] centers,
+                  const floating[:, ::1] low, const floating[:, ::1] high,
+                  bint use_boxes, const intp_t[::1] node_start, const intp_t[::1] node_end,
+                  const intp_t[::1] node_child, const intp_t[::1] node_nchild,
+                  const double[::1] radius, const double[::1] to_center,
+                  const intp_t[::1] order, double grow, double tiny,
+                  const intp_t[:, ::1] kd_nodes, const floating[:, ::1] kd_cuts,
+                  intp_t depth, double r,
+                  intp_t[::1] out_counts, intp_t[::1] out_evals):
+    """Training samples within distance ``r`` of each query.
+
+    Returns ``(indices, reduced)``: the matches of all queries concatenated, those of
+    each query sorted by (distance, training index); ``out_counts`` receives how many
+    belong to each query.
+    """
+    cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
+                                node_child, node_nchild, radius, to_center, order,
+                                grow, tiny, use_boxes, kd_nodes, &kd_cuts[0, 0])
+    cdef Search search
+    cdef intp_t i, start
+    cdef floating dummy = 0
+    cdef SignalWatch watch
+    cdef bint stopped = False
+    cdef floating* nearest = <floating*> malloc(data.shape[1] * sizeof(floating))
+    if nearest == NULL:
+        raise MemoryError()
+    watch.work = 0
+    search.k = 0
+    search.sorted_list = False
+    search.failed = False
+    search.n_found = 0
+    search.capacity = 0
+    search.found_idx = NULL
+    search.found_rdist = NULL
+    search.bound = r * grow
+    search.radius_rdist = dist_to_rdist(tree.kind, p, r)
+    with nogil:
+        for i in range(queries.shape[0]):
+            start = search.n_found
+            search.n_evals = 0
+            _search(&tree, &search, &queries[i, 0], &data[0, 0], &centers[0, 0],
+                    &low[0, 0], &high[0, 0], nearest, &dummy, NULL)
+            if search.failed:
+                break
+            out_counts[i] = search.n_found - start
+            out_evals[i] = search.n_evals
+            heap_make(&search.found_rdist[start], &search.found_idx[start],
+                      search.n_found - start)
+            heap_sort(&search.found_rdist[start], &search.found_idx[start],
+                      search.n_found - start)
+            if stop_after(&watch, (search.n_evals + 1) * tree.n_features):
+                stopped = True
+                break
+    try:
+        if stopped:
+            raise_interrupt()
+        if search.failed:
+            raise MemoryError()
+        indices = np.empty(search.n_found, dtype=np.intp)
+        reduced = np.empty(search.n_found, dtype=np.float64)
+        _copy_found(&search, indices, reduced)
+    finally:
+        free(nearest)
+        free(search.found_idx)
+        free(search.found_rdist)
+    return indices, reduced
+
+
+cdef void _copy_found(const Search* search, intp_t[::1] indices,
+                      double[::1] reduced) noexcept:
+    cdef intp_t i
+    for i in range(search.n_found):
+        indices[i] = search.found_idx[i]
+        reduced[i] = search.found_rdist[i]

@@ -1,0 +1,297 @@
+"""What is particular to the branch-and-bound tree: its structure, the pruning it
+achieves, the radius search and its parameters."""
+import numpy as np
+import pytest
+
+from patrec.neighbors import BranchBoundTree, BruteForce
+
+
+def clustered(rng, n, n_features, n_clusters=20):
+    centers = rng.uniform(-50, 50, size=(n_clusters, n_features))
+    return centers[rng.integers(0, n_clusters, n)] + rng.normal(size=(n, n_features))
+
+
+@pytest.mark.parametrize("partition", ["kd", "kmeans"])
+def test_structure_invariants(partition):
+    rng = np.random.default_rng(0)
+    X = clustered(rng, 5000, 3)
+    tree = BranchBoundTree(X, partition=partition, leaf_size=16, random_state=0)
+    branching = 2 if partition == "kd" else 4
+    assert tree.branching == branching
+    assert sorted(tree._order) == list(range(5000))
+    np.testing.assert_array_equal(tree._data, X[tree._order])
+    leaves = tree._node_nchild == 0
+    assert tree.n_leaves == leaves.sum()
+    assert ((tree._node_end - tree._node_start)[leaves] >= 1).all()
+    for node in np.flatnonzero(~leaves):
+        first, count = tree._node_child[node], tree._node_nchild[node]
+        assert 2 <= count <= branching
+        if partition == "kd":  # two halves, cut at the median
+            assert tree._node_end[first] - tree._node_start[first] == \
+                (tree._node_end[node] - tree._node_start[node]) // 2
+        assert tree._node_start[first] == tree._node_start[node]
+        assert tree._node_end[first + count - 1] == tree._node_end[node]
+    for node in range(tree.n_nodes):
+        lo, hi = tree._node_start[node], tree._node_end[node]
+        np.testing.assert_allclose(tree._centers[node], X[tree._order[lo:hi]].mean(0))
+        radius = np.linalg.norm(X[tree._order[lo:hi]] - tree._centers[node], axis=1)
+        np.testing.assert_allclose(tree._radius[node], radius.max(), rtol=1e-12)
+        if partition == "kd":  # the bounding box of the node's samples
+            np.testing.assert_array_equal(tree._low[node], X[tree._order[lo:hi]].min(0))
+            np.testing.assert_array_equal(tree._high[node],
+                                          X[tree._order[lo:hi]].max(0))
+        if leaves[node]:
+            assert hi - lo <= 16
+            to_center = tree._to_center[lo:hi]
+            assert (np.diff(to_center) >= 0).all()
+            np.testing.assert_allclose(to_center, np.sort(radius), rtol=1e-12)
+
+
+def test_counts_show_the_pruning():
+    rng = np.random.default_rng(1)
+    X, Q = clustered(rng, 20000, 2), clustered(rng, 200, 2)
+    tree = BranchBoundTree(X, random_state=0)
+    distances, indices, counts = tree.query(Q, k=1, return_counts=True)
+    assert counts.shape == (200,) and counts.dtype == np.intp
+    assert (counts >= 1).all()
+    assert counts.mean() < 0.02 * len(X)  # far fewer than brute force's 20000
+    indices_only, counts_only = tree.query(Q, k=1, return_distance=False,
+                                           return_counts=True)
+    np.testing.assert_array_equal(indices_only, indices)
+    np.testing.assert_array_equal(counts_only, counts)
+
+
+def test_answers_do_not_depend_on_the_tree_shape():
+    rng = np.random.default_rng(2)
+    X, Q = clustered(rng, 3000, 4), clustered(rng, 400, 4)  # 400: Z-order path
+    expected = BruteForce(X).query(Q, k=6)
+    for branching, leaf_size, seed in [(2, 1, 0), (3, 5, 1), (8, 32, 2), (64, 200, 3),
+                                       (None, 1, None), (None, 7, None),
+                                       (None, 5000, None)]:
+        partition = "kd" if seed is None else "kmeans"
+        tree = BranchBoundTree(X, partition=partition, branching=branching,
+                               leaf_size=leaf_size, random_state=seed)
+        distances, indices = tree.query(Q, k=6)
+        np.testing.assert_array_equal(indices, expected[1])
+        np.testing.assert_array_equal(distances, expected[0])
+
+
+@pytest.mark.parametrize("partition", ["kd", "kmeans"])
+def test_identical_samples_and_tiny_sets(partition):
+    X = np.ones((100, 3))
+    tree = BranchBoundTree(X, partition=partition, leaf_size=4, random_state=0)
+    assert tree.n_nodes == 1  # nothing to split
+    distances, indices = tree.query([[1, 1, 1], [0, 1, 1]], k=3)
+    np.testing.assert_array_equal(indices, [[0, 1, 2], [0, 1, 2]])
+    np.testing.assert_array_equal(distances, [[0, 0, 0], [1, 1, 1]])
+    single = BranchBoundTree([[2.0, 3.0]], partition=partition)
+    np.testing.assert_array_equal(single.query([[2.0, 4.0]])[0], [[1.0]])
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "cityblock", "chebyshev"])
+def test_query_radius_includes_the_boundary(metric):
+    rng = np.random.default_rng(3)
+    X = rng.integers(-3, 4, size=(500, 2)).astype(float)
+    Q = rng.integers(-3, 4, size=(30, 2)).astype(float)
+    diff = np.abs(Q[:, None] - X[None])
+    exact = {"euclidean": np.sqrt((diff ** 2).sum(-1)), "cityblock": diff.sum(-1),
+             "chebyshev": diff.max(-1)}[metric]
+    tree = BranchBoundTree(X, metric=metric, leaf_size=8, random_state=0)
+    for r in (0.0, 1.0, 2.0, 3.0):
+        indices, distances, counts = tree.query_radius(Q, r, return_distance=True,
+                                                       return_counts=True)
+        assert indices.shape == distances.shape == counts.shape == (30,)
+        for row in range(30):
+            inside = np.flatnonzero(exact[row] <= r)
+            inside = inside[np.lexsort((inside, exact[row, inside]))]
+            np.testing.assert_array_equal(indices[row], inside)
+            np.testing.assert_allclose(distances[row], exact[row, inside], rtol=1e-15)
+
+
+def test_query_radius_float_data_and_no_rows():
+    rng = np.random.default_rng(4)
+    X, Q = rng.normal(size=(2000, 3)).astype(np.float32), rng.normal(size=(20, 3))
+    tree = BranchBoundTree(X, random_state=0)
+    indices = tree.query_radius(Q, 0.5)
+    brute_d, brute_i = BruteForce(X).query(Q, k=2000)
+    for row in range(20):
+        np.testing.assert_array_equal(indices[row], brute_i[row][brute_d[row] <= 0.5])
+    assert tree.query_radius(np.empty((0, 3)), 1.0).shape == (0,)
+    with pytest.raises(ValueError, match="r must be"):
+        tree.query_radius(Q, -1.0)
+
+
+def test_bad_parameters():
+    X = np.zeros((10, 2))
+    with pytest.raises(ValueError, match="branching"):
+        BranchBoundTree(X, branching=1)
+    with pytest.raises(ValueError, match="branching"):
+        BranchBoundTree(X, branching=65)
+    with pytest.raises(ValueError, match="leaf_size"):
+        BranchBoundTree(X, leaf_size=0)
+    with pytest.raises(ValueError, match="metric"):
+        BranchBoundTree(X, metric="cosine")
+    with pytest.raises(ValueError, match="p must be >= 1"):
+        BranchBoundTree(X, metric="minkowski", p=0.5)
+    with pytest.raises(ValueError, match="positive definite"):
+        BranchBoundTree(X, metric="mahalanobis", metric_params={"VI": -np.eye(2)})
+    with pytest.raises(ValueError, match="VI"):
+        BranchBoundTree(X, metric="mahalanobis")
+
+
+def _datasets(rng):
+    """Training sets that stress the search: name -> array."""
+    grid = rng.integers(-3, 4, size=(600, 3)).astype(float)  # many exact ties
+    duplicated = np.repeat(rng.normal(size=(40, 4)), 15, axis=0)
+    extreme = rng.uniform(-1, 1, size=(500, 3)) * np.array([1e150, 1e-150, 1.0])
+    return {
+        "uniform": rng.uniform(size=(700, 3)),
+        "clustered": clustered(rng, 800, 5),
+        "duplicates": duplicated[rng.permutation(len(duplicated))],
+        "grid": grid,
+        "one-feature": rng.normal(size=(300, 1)),
+        "tiny": rng.normal(size=(9, 2)),
+        "extreme": extreme,
+    }
+
+
+PARTITION_SETTINGS = [
+    {"partition": "kd"},
+    {"partition": "kd", "leaf_size": 2},
+    {"partition": "kmeans", "random_state": 0},
+    {"partition": "kmeans", "branching": 2, "leaf_size": 3, "random_state": 1},
+]
+SEARCH_METRICS = [("euclidean", {}), ("cityblock", {}), ("chebyshev", {}),
+                  ("minkowski", {"p": 3}),
+                  ("mahalanobis", "VI")]
+
+
+@pytest.mark.parametrize("settings", PARTITION_SETTINGS,
+                         ids=["kd", "kd-small", "kmeans", "kmeans-small"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("metric, params", SEARCH_METRICS,
+                         ids=[m for m, _ in SEARCH_METRICS])
+def test_every_partition_returns_brute_force_answers(settings, dtype, metric, params):
+    """Distances and indices equal brute force's, ties to the lower index, on data
+    with ties, duplicates, one feature, fewer samples than a leaf and extreme
+    magnitudes; queries apart from the training set and equal to it; k up to n."""
+    rng = np.random.default_rng(11)
+    for name, X in _datasets(rng).items():
+        if dtype == np.float32 and name == "extreme":
+            X = X * np.array([1e-135, 1e135, 1.0])  # within float32's range
+        X = X.astype(dtype)
+        if params == "VI":
+            A = rng.normal(size=(X.shape[1], X.shape[1]))
+            params_here = {"metric_params": {"VI": A @ A.T + X.shape[1] * np.eye(
+                X.shape[1])}}
+            if name == "extreme":
+                continue  # the map mixes 1e150 into every feature: overflow
+        else:
+            params_here = params
+        brute = BruteForce(X, metric=metric, **params_here)
+        tree = BranchBoundTree(X, metric=metric, **settings, **params_here)
+        queries = np.vstack([X[rng.integers(0, len(X), 50)]
+                             + rng.normal(scale=0.01, size=(50, X.shape[1]))
+                             .astype(dtype) * np.ptp(X, axis=0),
+                             X[:30]]).astype(dtype)
+        n = len(X)
+        for k in sorted({1, 5, min(n, 17), n}):
+            if k > n:
+                continue
+            for Q, label in ((queries, "queries"), (X, "self")):
+                expected = brute.query(Q, k=k)
+                got = tree.query(Q, k=k)
+                np.testing.assert_array_equal(got[1], expected[1],
+                                              err_msg=f"{name} {label} k={k}")
+                np.testing.assert_array_equal(got[0], expected[0],
+                                              err_msg=f"{name} {label} k={k}")
+        np.testing.assert_array_equal(tree.query_others(1)[1], brute.query_others(1)[1])
+
+
+def test_partition_parameters_are_checked():
+    X = np.random.default_rng(0).normal(size=(100, 2))
+    with pytest.raises(ValueError, match="partition"):
+        BranchBoundTree(X, partition="ball")
+    with pytest.raises(ValueError, match="branching=4: the k-d partition"):
+        BranchBoundTree(X, partition="kd", branching=4)
+    assert BranchBoundTree(X, partition="kd", branching=2).branching == 2
+    assert BranchBoundTree(X).leaf_size == 32
+    assert BranchBoundTree(X, partition="kmeans").leaf_size == 64
+    # random_state shapes the k-means tree, and never the k-d tree
+    a, b = (BranchBoundTree(X, partition="kmeans", leaf_size=4, random_state=s)
+            for s in (0, 1))
+    assert not np.array_equal(a._order, b._order)
+    a, b = (BranchBoundTree(X, leaf_size=4, random_state=s) for s in (0, 1))
+    np.testing.assert_array_equal(a._order, b._order)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_features", [1, 2, 3, 4, 8, 12])
+def test_euclidean_kd_search_equals_brute_force_bit_for_bit(dtype, n_features):
+    """The euclidean search of the k-d partition (cell bounds updated on the way
+    down, whole leaves scanned) returns brute force's distances and indices, on
+    uniform, clustered, duplicated and offset data, k = 1, 5, 10 (the k best in a
+    sorted list) and 129 (in a heap), separate queries and self-queries, leaves of 1
+    to 40 samples; its counts are explain's."""
+    rng = np.random.default_rng(n_features)
+    U = rng.uniform(size=(1500, n_features))
+    datasets = {"uniform": U, "clustered": clustered(rng, 1500, n_features),
+                "duplicates": np.round(U * 3) / 3, "offset": 1e4 + U}
+    for name, X in datasets.items():
+        X = X.astype(dtype)
+        brute = BruteForce(X)
+        queries = np.vstack([X.min(axis=0) + (X.max(axis=0) - X.min(axis=0))
+                             * rng.uniform(-0.1, 1.1, size=(80, n_features)),
+                             X[:20]]).astype(dtype)
+        for leaf_size in (1, 7, 40):
+            tree = BranchBoundTree(X, leaf_size=leaf_size)
+            for k in (1, 5, 10, 129):
+                for Q in (queries, X):
+                    expected = brute.query(Q, k=k)
+                    got = tree.query(Q, k=k)
+                    np.testing.assert_array_equal(got[1], expected[1], err_msg=name)
+                    np.testing.assert_array_equal(got[0], expected[0], err_msg=name)
+            x = queries[0]
+            steps = tree.explain(x, k=5)
+            counts = tree.query(x[None], k=5, return_counts=True)[2]
+            assert len(steps.distance_evaluations) == counts[0]
+            np.testing.assert_array_equal(steps.indices, brute.query(x[None], k=5)[1][0])
+
+
+@pytest.mark.parametrize("n_features", [1, 2, 3, 6])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_locality_order_is_a_permutation_that_groups_near_queries(n_features, dtype):
+    from patrec.neighbors.search._bnb_tree import locality_order
+    X = np.random.default_rng(n_features).uniform(size=(3000, n_features)).astype(dtype)
+    order = locality_order(X, X.min(axis=0), X.max(axis=0))
+    assert order.dtype == np.intp and sorted(order) == list(range(len(X)))
+    step = np.abs(np.diff(X[order, :3], axis=0)).sum(axis=1).mean()
+    assert step < 0.25 * np.abs(np.diff(X[:, :3], axis=0)).sum(axis=1).mean()
+    big = np.finfo(dtype).max
+    wide = np.array([[-big] * n_features, [big] * n_features], dtype=dtype)
+    # a box too wide to scale: the order is kept
+    assert list(locality_order(wide, wide[0], wide[1])) == [0, 1]
+
+
+@pytest.mark.parametrize("partition", ["kd", "kmeans"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_queries_searched_in_locality_order_answer_in_the_callers_order(partition,
+                                                                        dtype):
+    # from 256 queries on, the search visits them in Morton order and writes each
+    # answer to its caller's row; one query at a time never reorders
+    rng = np.random.default_rng(3)
+    X = rng.uniform(size=(2000, 3)).astype(dtype)
+    Q = rng.uniform(size=(700, 3)).astype(dtype)
+    tree = BranchBoundTree(X, partition=partition, random_state=0)
+    distances, indices, counts = tree.query(Q, k=4, return_counts=True)
+    for i in (0, 1, 350, 699):
+        d1, i1, c1 = tree.query(Q[i:i + 1], k=4, return_counts=True)
+        np.testing.assert_array_equal(distances[i], d1[0])
+        np.testing.assert_array_equal(indices[i], i1[0])
+        assert counts[i] == c1[0]
+    d_brute, i_brute = BruteForce(X).query(Q, k=4)
+    np.testing.assert_array_equal(distances, d_brute)
+    np.testing.assert_array_equal(indices, i_brute)
+    d_two, i_two = tree.query(Q, k=4, n_jobs=2)
+    np.testing.assert_array_equal(distances, d_two)
+    np.testing.assert_array_equal(indices, i_two)

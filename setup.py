@@ -3,12 +3,13 @@
 Every ``patrec/**/*.pyx`` becomes one extension module.  Set ``PATREC_DEBUG=1`` to
 compile with bounds and wrap-around checks switched on.
 """
+
 import os
 from pathlib import Path
 
-from setuptools import Extension, setup  # setuptools before Cython
-from Cython.Build import cythonize
 import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup  # setuptools before Cython
 
 DEBUG = os.environ.get("PATREC_DEBUG", "0") not in ("", "0")
 

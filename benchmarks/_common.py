@@ -10,6 +10,7 @@ busy machine slows both alike.  Each result is printed as one JSON line:
 A ratio above 1 means patrec is faster.  Import this module before numpy/scipy so the
 single-thread limits below take effect for BLAS as well.
 """
+
 import json
 import os
 import sys

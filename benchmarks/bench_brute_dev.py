@@ -23,21 +23,22 @@ FAISS computes in float32 only: for float64 data it is given the training set
 converted once (its build) and the queries converted inside the timed call, as a
 float64 user must; its distances are then float32's, not exact.
 """
+
 import importlib.util
 import os
 import sys
 import time
 
 import _common  # noqa: F401  (single-thread BLAS before numpy)
-
+import daal4py
 import numpy as np
 
-import daal4py
 daal4py.daalinit(1)
 import faiss  # noqa: E402
+
 faiss.omp_set_num_threads(1)
-from sklearnex.neighbors import NearestNeighbors as XNN  # noqa: E402
 from scipy.linalg import blas  # noqa: E402
+from sklearnex.neighbors import NearestNeighbors as XNN  # noqa: E402
 
 from patrec.neighbors import BruteForce  # noqa: E402
 
@@ -47,8 +48,10 @@ ARGS = dict(arg.split("=", 1) if "=" in arg else (arg, "1") for arg in sys.argv[
 def load_base(path):
     """The patrec package of another built checkout, imported as ``patrec_base``."""
     spec = importlib.util.spec_from_file_location(
-        "patrec_base", os.path.join(path, "patrec", "__init__.py"),
-        submodule_search_locations=[os.path.join(path, "patrec")])
+        "patrec_base",
+        os.path.join(path, "patrec", "__init__.py"),
+        submodule_search_locations=[os.path.join(path, "patrec")],
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules["patrec_base"] = module
     spec.loader.exec_module(module)
@@ -67,7 +70,7 @@ def interleaved(calls, repeats):
     this process ran) and median wall time of each call, timed in rotation."""
     cpu = {name: [] for name in calls}
     wall = {name: [] for name in calls}
-    for name, call in calls.items():  # warm up
+    for call in calls.values():  # warm up
         call()
     for _ in range(repeats):
         for name, call in calls.items():
@@ -75,8 +78,10 @@ def interleaved(calls, repeats):
             call()
             cpu[name].append(time.process_time() - start_cpu)
             wall[name].append(time.perf_counter() - start)
-    return ({name: float(np.median(v)) for name, v in cpu.items()},
-            {name: float(np.median(v)) for name, v in wall.items()})
+    return (
+        {name: float(np.median(v)) for name, v in cpu.items()},
+        {name: float(np.median(v)) for name, v in wall.items()},
+    )
 
 
 def make(kind, n, d, rng):
@@ -94,7 +99,7 @@ def gemm_only(index, Q, bq, bt):
     Qc = (Q - index._center).astype(C.dtype)
     for q0 in range(0, len(Qc), bq):
         for t0 in range(0, len(C), bt):
-            gemm(1.0, C[t0:t0 + bt], Qc[q0:q0 + bq], trans_b=True)
+            gemm(1.0, C[t0 : t0 + bt], Qc[q0 : q0 + bq], trans_b=True)
 
 
 class _Blocks:
@@ -106,15 +111,23 @@ class _Blocks:
     def query(self, Q, k, n_jobs):
         from patrec._parallel import run_row_ranges, single_thread_blas
         from patrec.neighbors.search import _brute
+
         index = self.index
         distances = np.empty((len(Q), k), dtype=index._data.dtype)
         indices = np.empty((len(Q), k), dtype=np.intp)
 
         def rows(start, stop):
             with single_thread_blas():
-                _brute.knn_gemm(Q[start:stop], index._data, index._centered,
-                                index._sqnorms, index._center, distances[start:stop],
-                                indices[start:stop], *self.shape)
+                _brute.knn_gemm(
+                    Q[start:stop],
+                    index._data,
+                    index._centered,
+                    index._sqnorms,
+                    index._center,
+                    distances[start:stop],
+                    indices[start:stop],
+                    *self.shape,
+                )
 
         run_row_ranges(rows, len(Q), n_jobs)
         return distances, indices
@@ -127,6 +140,7 @@ def jobs(repeats):
     work of their own) and the load average (a busy machine hides the second
     thread's gain: Linux shares the cores between sessions, not threads)."""
     from patrec.neighbors import BranchBoundTree
+
     rng = np.random.default_rng(0)
     cases = {}
     for d in values("d", "8,64,784"):
@@ -138,21 +152,31 @@ def jobs(repeats):
             cases[f"brute d={d} {dtype}"] = (index, Q)
             for shape in ARGS.get("shapes", "").split(",") if "shapes" in ARGS else []:
                 cases[f"brute d={d} {dtype} {shape}"] = (
-                    _Blocks(index, *(int(v) for v in shape.split("x"))), Q)
+                    _Blocks(index, *(int(v) for v in shape.split("x"))),
+                    Q,
+                )
             if BASE is not None:
                 cases[f"base brute d={d} {dtype}"] = (BASE.neighbors.BruteForce(X), Q)
     if "tree" in ARGS:
         X = rng.uniform(size=(100_000, 8))
-        cases["tree uniform d=8"] = (BranchBoundTree(X, random_state=0),
-                                     rng.uniform(size=(10_000, 8)))
-    calls = {(name, j): (lambda index=index, Q=Q, j=j: index.query(Q, k=5, n_jobs=j))
-             for name, (index, Q) in cases.items() for j in (1, 2)}
+        cases["tree uniform d=8"] = (
+            BranchBoundTree(X, random_state=0),
+            rng.uniform(size=(10_000, 8)),
+        )
+    calls = {
+        (name, j): (lambda index=index, Q=Q, j=j: index.query(Q, k=5, n_jobs=j))
+        for name, (index, Q) in cases.items()
+        for j in (1, 2)
+    }
     cpu, wall = interleaved(calls, repeats)
-    for name, (index, Q) in cases.items():
+    for name, (_, Q) in cases.items():
         one, two = (name, 1), (name, 2)
-        print(f"{name:26s} k=5 q={len(Q)}: n_jobs=2 speedup {wall[one] / wall[two]:.2f}"
-              f" (wall {wall[one] * 1e3:.0f} -> {wall[two] * 1e3:.0f} ms), CPU time x"
-              f"{cpu[two] / cpu[one]:.2f}", flush=True)
+        print(
+            f"{name:26s} k=5 q={len(Q)}: n_jobs=2 speedup {wall[one] / wall[two]:.2f}"
+            f" (wall {wall[one] * 1e3:.0f} -> {wall[two] * 1e3:.0f} ms), CPU time x"
+            f"{cpu[two] / cpu[one]:.2f}",
+            flush=True,
+        )
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 
@@ -177,10 +201,13 @@ def main():
                         xnn = XNN(algorithm="brute").fit(X)
                         base = BASE.neighbors.BruteForce(X) if BASE else None
                         for k in values("k", "1,5,10"):
-                            calls = {"patrec": lambda: index.query(Q, k=k),
-                                     "faiss": lambda: flat.search(
-                                         Q.astype(np.float32, copy=False), k),
-                                     "intelex": lambda: xnn.kneighbors(Q, k)}
+                            calls = {
+                                "patrec": lambda: index.query(Q, k=k),
+                                "faiss": lambda: flat.search(
+                                    Q.astype(np.float32, copy=False), k
+                                ),
+                                "intelex": lambda: xnn.kneighbors(Q, k),
+                            }
                             if base is not None:
                                 calls["base"] = lambda: base.query(Q, k=k)
                             if "gemm" in ARGS:
@@ -188,12 +215,16 @@ def main():
                                 bt = 2048 if d >= 256 else 1024
                                 calls["gemm"] = lambda: gemm_only(index, Q, bq, bt)
                             t, w = interleaved(calls, repeats)
-                            line = (f"d={d:4d} n={n:6d} q={nq:5d} {kind:7s} {dtype}"
-                                    f" k={k:2d}  patrec {t['patrec'] * 1e3:7.1f} ms")
+                            line = (
+                                f"d={d:4d} n={n:6d} q={nq:5d} {kind:7s} {dtype}"
+                                f" k={k:2d}  patrec {t['patrec'] * 1e3:7.1f} ms"
+                            )
                             for peer in ("base", "faiss", "intelex", "gemm"):
                                 if peer in t:
-                                    line += (f"  {peer} {t[peer] / t['patrec']:5.2f}"
-                                             f" (wall {w[peer] / w['patrec']:4.2f})")
+                                    line += (
+                                        f"  {peer} {t[peer] / t['patrec']:5.2f}"
+                                        f" (wall {w[peer] / w['patrec']:4.2f})"
+                                    )
                             print(line, flush=True)
 
 

@@ -5,8 +5,8 @@ single thread.  Each measurement times ``fit(X, y)`` followed by ``predict(X)``.
 FisherLDA is compared solver by solver with ``LinearDiscriminantAnalysis``; QDA with
 ``QuadraticDiscriminantAnalysis`` in float64 and float32.
 """
-import _common  # noqa: F401  (sets the single-thread limits first)
 
+import _common  # noqa: F401  (sets the single-thread limits first)
 import numpy as np
 from sklearn.discriminant_analysis import (
     LinearDiscriminantAnalysis,
@@ -37,27 +37,56 @@ def main():
     repeats = 3 if _common.quick() else 5
     X, y = make_data(n, d, n_classes, np.random.default_rng(0))
     cases = [
-        ("fisher_lda_fit_predict", {"solver": "svd"}, "float64",
-         FisherLDA(solver="svd"), LinearDiscriminantAnalysis(solver="svd"),
-         "sklearn.LinearDiscriminantAnalysis"),
-        ("fisher_lda_fit_predict", {"solver": "eigen"}, "float64",
-         FisherLDA(solver="eigen"), LinearDiscriminantAnalysis(solver="eigen"),
-         "sklearn.LinearDiscriminantAnalysis"),
-        ("qda_fit_predict", {}, "float64", QDA(), QuadraticDiscriminantAnalysis(),
-         "sklearn.QuadraticDiscriminantAnalysis"),
-        ("qda_fit_predict", {}, "float32", QDA(), QuadraticDiscriminantAnalysis(),
-         "sklearn.QuadraticDiscriminantAnalysis"),
+        (
+            "fisher_lda_fit_predict",
+            {"solver": "svd"},
+            "float64",
+            FisherLDA(solver="svd"),
+            LinearDiscriminantAnalysis(solver="svd"),
+            "sklearn.LinearDiscriminantAnalysis",
+        ),
+        (
+            "fisher_lda_fit_predict",
+            {"solver": "eigen"},
+            "float64",
+            FisherLDA(solver="eigen"),
+            LinearDiscriminantAnalysis(solver="eigen"),
+            "sklearn.LinearDiscriminantAnalysis",
+        ),
+        (
+            "qda_fit_predict",
+            {},
+            "float64",
+            QDA(),
+            QuadraticDiscriminantAnalysis(),
+            "sklearn.QuadraticDiscriminantAnalysis",
+        ),
+        (
+            "qda_fit_predict",
+            {},
+            "float32",
+            QDA(),
+            QuadraticDiscriminantAnalysis(),
+            "sklearn.QuadraticDiscriminantAnalysis",
+        ),
     ]
     for benchmark, options, dtype, ours, theirs, reference in cases:
         X_typed = X.astype(dtype)
-        agreement = float(np.mean(ours.fit(X_typed, y).predict(X_typed)
-                                  == theirs.fit(X_typed, y).predict(X_typed)))
-        t_ours, t_theirs = _common.compare(fit_predict(ours, X_typed, y),
-                                           fit_predict(theirs, X_typed, y),
-                                           repeats=repeats)
+        agreement = float(
+            np.mean(
+                ours.fit(X_typed, y).predict(X_typed)
+                == theirs.fit(X_typed, y).predict(X_typed)
+            )
+        )
+        t_ours, t_theirs = _common.compare(
+            fit_predict(ours, X_typed, y),
+            fit_predict(theirs, X_typed, y),
+            repeats=repeats,
+        )
         params = {"n": n, "d": d, "n_classes": n_classes, "dtype": dtype, **options}
-        _common.report(benchmark, params, t_ours, reference, t_theirs,
-                       agreement=agreement)
+        _common.report(
+            benchmark, params, t_ours, reference, t_theirs, agreement=agreement
+        )
 
 
 if __name__ == "__main__":

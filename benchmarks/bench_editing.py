@@ -20,16 +20,19 @@ time in one pass, ours is Hart's rule over all classes until consistent; AllKNN
 edits with k = 1, 2, 3 in turn, multi-edit edits on random splits.  Each pair does
 the same job (a condensed or edited training set).  Single thread.
 """
+
 import json
 import sys
 
 import _common  # noqa: F401  (sets the single-thread limits before numpy)
-from _common import median_time, quick, report
-
 import numpy as np
-from imblearn.under_sampling import (AllKNN, CondensedNearestNeighbour,
-                                     EditedNearestNeighbours,
-                                     RepeatedEditedNearestNeighbours)
+from _common import median_time, quick, report
+from imblearn.under_sampling import (
+    AllKNN,
+    CondensedNearestNeighbour,
+    EditedNearestNeighbours,
+    RepeatedEditedNearestNeighbours,
+)
 from scipy.spatial import cKDTree
 
 from patrec.neighbors import condense, edit, multiedit
@@ -60,24 +63,34 @@ def interleaved(ours, theirs, repeats):
 
 
 METHODS = {
-    "condense": (lambda X, y: condense(X, y),
-                 "imblearn CondensedNearestNeighbour",
-                 lambda X, y: CondensedNearestNeighbour(
-                     sampling_strategy="all", random_state=0).fit_resample(X, y)),
-    "edit": (lambda X, y: edit(X, y, n_neighbors=3),
-             "imblearn EditedNearestNeighbours",
-             lambda X, y: EditedNearestNeighbours(
-                 sampling_strategy="all", n_neighbors=3,
-                 kind_sel="mode").fit_resample(X, y)),
-    "repeated_edit": (lambda X, y: edit(X, y, n_neighbors=3, max_iter=100),
-                      "imblearn RepeatedEditedNearestNeighbours",
-                      lambda X, y: RepeatedEditedNearestNeighbours(
-                          sampling_strategy="all", n_neighbors=3, max_iter=100,
-                          kind_sel="mode").fit_resample(X, y)),
-    "multiedit": (lambda X, y: multiedit(X, y, random_state=0),
-                  "imblearn AllKNN",
-                  lambda X, y: AllKNN(sampling_strategy="all", n_neighbors=3,
-                                      kind_sel="mode").fit_resample(X, y)),
+    "condense": (
+        lambda X, y: condense(X, y),
+        "imblearn CondensedNearestNeighbour",
+        lambda X, y: CondensedNearestNeighbour(
+            sampling_strategy="all", random_state=0
+        ).fit_resample(X, y),
+    ),
+    "edit": (
+        lambda X, y: edit(X, y, n_neighbors=3),
+        "imblearn EditedNearestNeighbours",
+        lambda X, y: EditedNearestNeighbours(
+            sampling_strategy="all", n_neighbors=3, kind_sel="mode"
+        ).fit_resample(X, y),
+    ),
+    "repeated_edit": (
+        lambda X, y: edit(X, y, n_neighbors=3, max_iter=100),
+        "imblearn RepeatedEditedNearestNeighbours",
+        lambda X, y: RepeatedEditedNearestNeighbours(
+            sampling_strategy="all", n_neighbors=3, max_iter=100, kind_sel="mode"
+        ).fit_resample(X, y),
+    ),
+    "multiedit": (
+        lambda X, y: multiedit(X, y, random_state=0),
+        "imblearn AllKNN",
+        lambda X, y: AllKNN(
+            sampling_strategy="all", n_neighbors=3, kind_sel="mode"
+        ).fit_resample(X, y),
+    ),
 }
 
 
@@ -100,23 +113,41 @@ def versus():
                 for n in sizes:
                     X, y = gaussians(n, d, n_classes)
                     patrec_s, reference_s = interleaved(
-                        lambda: ours(X, y), None if skip else (lambda: theirs(X, y)),
-                        repeats)
+                        lambda: ours(X, y),
+                        None if skip else (lambda: theirs(X, y)),
+                        repeats,
+                    )
                     params = {"n": n, "d": d, "n_classes": n_classes}
                     mine.append(patrec_s)
                     others.append(reference_s)
                     if reference_s is None:
-                        report(name, params, patrec_s, reference + " (skipped)",
-                               float("nan"))
+                        report(
+                            name,
+                            params,
+                            patrec_s,
+                            reference + " (skipped)",
+                            float("nan"),
+                        )
                     else:
                         report(name, params, patrec_s, reference, reference_s)
                         skip = reference_s > REFERENCE_BUDGET_S
-                print(json.dumps({
-                    "benchmark": f"{name} growth exponent",
-                    "params": {"d": d, "n_classes": n_classes, "sizes": list(sizes)},
-                    "reference": reference, "ratio": None,
-                    "patrec_exponent": growth(sizes, mine),
-                    "reference_exponent": growth(sizes, others)}), flush=True)
+                print(
+                    json.dumps(
+                        {
+                            "benchmark": f"{name} growth exponent",
+                            "params": {
+                                "d": d,
+                                "n_classes": n_classes,
+                                "sizes": list(sizes),
+                            },
+                            "reference": reference,
+                            "ratio": None,
+                            "patrec_exponent": growth(sizes, mine),
+                            "reference_exponent": growth(sizes, others),
+                        }
+                    ),
+                    flush=True,
+                )
 
 
 def ckdtree_self_query(X):
@@ -125,37 +156,66 @@ def ckdtree_self_query(X):
 
 def scale():
     repeats = 1 if QUICK else 3
-    for n in ((20000,) if QUICK else (100000, 1000000)):
+    for n in (20000,) if QUICK else (100000, 1000000):
         X, y = gaussians(n, 2, 2)
-        patrec_s, reference_s = interleaved(lambda: condense(X, y),
-                                            lambda: ckdtree_self_query(X),
-                                            1 if n > 100000 else repeats)
-        report("condense vs cKDTree self-query", {"n": n, "d": 2, "n_classes": 2},
-               patrec_s, "scipy cKDTree build + self-query (k=2)", reference_s,
-               cKDTree_queries=round(patrec_s / reference_s, 1))
+        patrec_s, reference_s = interleaved(
+            lambda: condense(X, y),
+            lambda: ckdtree_self_query(X),
+            1 if n > 100000 else repeats,
+        )
+        report(
+            "condense vs cKDTree self-query",
+            {"n": n, "d": 2, "n_classes": 2},
+            patrec_s,
+            "scipy cKDTree build + self-query (k=2)",
+            reference_s,
+            cKDTree_queries=round(patrec_s / reference_s, 1),
+        )
     n = 20000 if QUICK else 100000
     X, y = gaussians(n, 2, 2)
     _, history = multiedit(X, y, random_state=0, return_history=True)
-    patrec_s, reference_s = interleaved(lambda: multiedit(X, y, random_state=0),
-                                        lambda: ckdtree_self_query(X), 1)
-    report("multiedit vs cKDTree self-query", {"n": n, "d": 2, "n_classes": 2},
-           patrec_s, "scipy cKDTree build + self-query (k=2)", reference_s,
-           cKDTree_queries=round(patrec_s / reference_s, 1),
-           rounds=history.n_rounds)
+    patrec_s, reference_s = interleaved(
+        lambda: multiedit(X, y, random_state=0), lambda: ckdtree_self_query(X), 1
+    )
+    report(
+        "multiedit vs cKDTree self-query",
+        {"n": n, "d": 2, "n_classes": 2},
+        patrec_s,
+        "scipy cKDTree build + self-query (k=2)",
+        reference_s,
+        cKDTree_queries=round(patrec_s / reference_s, 1),
+        rounds=history.n_rounds,
+    )
     n = 5000 if QUICK else 20000
     X, y = gaussians(n, 10, 3)
     patrec_s, reference_s = interleaved(
-        lambda: edit(X, y), lambda: EditedNearestNeighbours(
-            sampling_strategy="all", kind_sel="mode").fit_resample(X, y), repeats)
-    report("edit", {"n": n, "d": 10, "n_classes": 3}, patrec_s,
-           "imblearn EditedNearestNeighbours", reference_s)
+        lambda: edit(X, y),
+        lambda: EditedNearestNeighbours(
+            sampling_strategy="all", kind_sel="mode"
+        ).fit_resample(X, y),
+        repeats,
+    )
+    report(
+        "edit",
+        {"n": n, "d": 10, "n_classes": 3},
+        patrec_s,
+        "imblearn EditedNearestNeighbours",
+        reference_s,
+    )
     n = 5000
     X, y = gaussians(n, 2, 2)
     patrec_s, reference_s = interleaved(
-        lambda: condense(X, y), lambda: CondensedNearestNeighbour(
-            random_state=0).fit_resample(X, y), repeats)
-    report("condense (imblearn defaults)", {"n": n, "d": 2, "n_classes": 2},
-           patrec_s, "imblearn CondensedNearestNeighbour", reference_s)
+        lambda: condense(X, y),
+        lambda: CondensedNearestNeighbour(random_state=0).fit_resample(X, y),
+        repeats,
+    )
+    report(
+        "condense (imblearn defaults)",
+        {"n": n, "d": 2, "n_classes": 2},
+        patrec_s,
+        "imblearn CondensedNearestNeighbour",
+        reference_s,
+    )
 
 
 if __name__ == "__main__":

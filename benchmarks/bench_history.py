@@ -17,7 +17,6 @@ thread, a fixed number of epochs.  For each error-correcting learner:
 
 ``--quick`` uses 10 000 samples.
 """
-import _common  # noqa: F401  (sets the single-thread limits first)
 
 import json
 import os
@@ -25,6 +24,7 @@ import pathlib
 import subprocess
 import sys
 
+import _common  # noqa: F401  (sets the single-thread limits first)
 import numpy as np
 from bench_linear import gaussian_mixture
 
@@ -61,9 +61,27 @@ class TodaysLinearMachine(LinearMachine):
         logged = np.zeros(1, dtype=np.intp)
         mistakes = []
         for order in epoch_orders(X.shape[0], self.shuffle, self.random_state):
-            mistakes.append(linear_machine_epoch(
-                values, columns, row_starts, n_features, codes, order, weights, sums,
-                scores, counter, 1.0, 0.0, False, False, no_weights, no_log, logged))
+            mistakes.append(
+                linear_machine_epoch(
+                    values,
+                    columns,
+                    row_starts,
+                    n_features,
+                    codes,
+                    order,
+                    weights,
+                    sums,
+                    scores,
+                    counter,
+                    1.0,
+                    0.0,
+                    False,
+                    False,
+                    no_weights,
+                    no_log,
+                    logged,
+                )
+            )
             if mistakes[-1] == 0 or len(mistakes) == self.max_epochs:
                 break
         self.coef_ = weights[:n_features].T.copy()
@@ -105,9 +123,13 @@ print(json.dumps([patrec.__file__, times]))
 def time_in_process(path, name, params, n, repeats):
     environment = dict(os.environ, PYTHONPATH=str(path), PYTHONSAFEPATH="1")
     code = _CHILD.format(here=str(HERE))
-    output = subprocess.run([sys.executable, "-c", code, json.dumps([name, params, n,
-                                                                      repeats])],
-                            env=environment, capture_output=True, text=True, check=True)
+    output = subprocess.run(
+        [sys.executable, "-c", code, json.dumps([name, params, n, repeats])],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     location, times = json.loads(output.stdout.strip().splitlines()[-1])
     assert location.startswith(str(path)), (location, path)
     return times
@@ -122,9 +144,13 @@ def bench_against_baseline(baseline, n, params):
         for _ in range(5):  # interleaved rounds of fresh processes
             mine += time_in_process(ours, cls.__name__, settings, n, 3)
             theirs += time_in_process(baseline, cls.__name__, settings, n, 3)
-        _common.report(f"{name}_fit_vs_baseline", {**params, "baseline": str(baseline)},
-                       float(np.median(mine)), "patrec baseline build",
-                       float(np.median(theirs)))
+        _common.report(
+            f"{name}_fit_vs_baseline",
+            {**params, "baseline": str(baseline)},
+            float(np.median(mine)),
+            "patrec baseline build",
+            float(np.median(theirs)),
+        )
 
 
 def main():
@@ -134,24 +160,37 @@ def main():
 
     driven = make("linear_machine")
     bare = TodaysLinearMachine(max_epochs=EPOCHS, random_state=0)
-    t_driven, t_bare = _common.compare(lambda: fit_quietly(driven, X, y),
-                                       lambda: bare.fit(X, y), repeats=9)
+    t_driven, t_bare = _common.compare(
+        lambda: fit_quietly(driven, X, y), lambda: bare.fit(X, y), repeats=9
+    )
     assert np.array_equal(driven.coef_, bare.coef_)  # the same work, bit for bit
-    _common.report("linear_machine_record_off_vs_bare_loop", params, t_driven,
-                   "the epoch loop written out in _fit", t_bare)
+    _common.report(
+        "linear_machine_record_off_vs_bare_loop",
+        params,
+        t_driven,
+        "the epoch loop written out in _fit",
+        t_bare,
+    )
 
     for name in LEARNERS:
         off = make(name)
         on = make(name).set_params(record_history=True)
-        t_on, t_off = _common.compare(lambda: fit_quietly(on, X, y),
-                                      lambda: fit_quietly(off, X, y), repeats=5)
+        t_on, t_off = _common.compare(
+            lambda: fit_quietly(on, X, y), lambda: fit_quietly(off, X, y), repeats=5
+        )
         assert np.array_equal(on.coef_, off.coef_)
-        _common.report(f"{name}_record_on_vs_off", params, t_on,
-                       "record_history=False", t_off,
-                       corrections=len(on.history_.corrections))
+        _common.report(
+            f"{name}_record_on_vs_off",
+            params,
+            t_on,
+            "record_history=False",
+            t_off,
+            corrections=len(on.history_.corrections),
+        )
 
-    baseline = [arg.split("=", 1)[1] for arg in sys.argv[1:]
-                if arg.startswith("--baseline=")]
+    baseline = [
+        arg.split("=", 1)[1] for arg in sys.argv[1:] if arg.startswith("--baseline=")
+    ]
     if baseline:
         bench_against_baseline(pathlib.Path(baseline[0]).resolve(), n, params)
 

@@ -12,10 +12,10 @@ single thread.  Three measurements:
 
 ``--quick`` uses 10 000 samples for a smoke run.
 """
-import _common  # noqa: F401  (sets the single-thread limits first)
 
 import warnings
 
+import _common  # noqa: F401  (sets the single-thread limits first)
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression, Perceptron
@@ -43,11 +43,18 @@ def bench_linear_machine(X, y, params):
     theirs = Perceptron(max_iter=EPOCHS, tol=None, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        t_ours, t_theirs = _common.compare(lambda: ours.fit(X, y),
-                                           lambda: theirs.fit(X, y), repeats=3)
-    _common.report("linear_machine_fit_vs_perceptron", {**params, "epochs": EPOCHS},
-                   t_ours, "sklearn.Perceptron", t_theirs,
-                   patrec_epochs=ours.n_iter_, reference_epochs=int(theirs.n_iter_))
+        t_ours, t_theirs = _common.compare(
+            lambda: ours.fit(X, y), lambda: theirs.fit(X, y), repeats=3
+        )
+    _common.report(
+        "linear_machine_fit_vs_perceptron",
+        {**params, "epochs": EPOCHS},
+        t_ours,
+        "sklearn.Perceptron",
+        t_theirs,
+        patrec_epochs=ours.n_iter_,
+        reference_epochs=int(theirs.n_iter_),
+    )
 
 
 def bench_multiclass_svm(X, y, X_test, y_test, params):
@@ -58,26 +65,37 @@ def bench_multiclass_svm(X, y, X_test, y_test, params):
         t_theirs = _common.median_time(lambda: theirs.fit(X, y), repeats=1)
     ours = MulticlassSVM(alpha=1e-4, max_epochs=4, random_state=0)
     t_ours = _common.median_time(lambda: ours.fit(X, y), repeats=3)
-    _common.report("multiclass_svm_fit", {**params, "C": C, "alpha": ours.alpha,
-                                          "epochs": ours.max_epochs},
-                   t_ours, "sklearn.LinearSVC(crammer_singer)", t_theirs,
-                   patrec_test_accuracy=accuracy(ours, X_test, y_test),
-                   reference_test_accuracy=accuracy(theirs, X_test, y_test))
+    _common.report(
+        "multiclass_svm_fit",
+        {**params, "C": C, "alpha": ours.alpha, "epochs": ours.max_epochs},
+        t_ours,
+        "sklearn.LinearSVC(crammer_singer)",
+        t_theirs,
+        patrec_test_accuracy=accuracy(ours, X_test, y_test),
+        reference_test_accuracy=accuracy(theirs, X_test, y_test),
+    )
 
 
 def bench_softmax(X, y, X_test, y_test, params):
     for tol in (1e-4, 1e-6):
         ours = SoftmaxRegression(C=1.0, tol=tol)
         theirs = LogisticRegression(C=1.0, tol=tol, max_iter=1000)
-        t_ours, t_theirs = _common.compare(lambda: ours.fit(X, y),
-                                           lambda: theirs.fit(X, y), repeats=3)
-        gap = float(np.abs(ours.predict_proba(X_test)
-                           - theirs.predict_proba(X_test)).max())
-        _common.report("softmax_fit", {**params, "C": 1.0, "tol": tol}, t_ours,
-                       "sklearn.LogisticRegression", t_theirs,
-                       patrec_test_accuracy=accuracy(ours, X_test, y_test),
-                       reference_test_accuracy=accuracy(theirs, X_test, y_test),
-                       max_probability_difference=round(gap, 6))
+        t_ours, t_theirs = _common.compare(
+            lambda: ours.fit(X, y), lambda: theirs.fit(X, y), repeats=3
+        )
+        gap = float(
+            np.abs(ours.predict_proba(X_test) - theirs.predict_proba(X_test)).max()
+        )
+        _common.report(
+            "softmax_fit",
+            {**params, "C": 1.0, "tol": tol},
+            t_ours,
+            "sklearn.LogisticRegression",
+            t_theirs,
+            patrec_test_accuracy=accuracy(ours, X_test, y_test),
+            reference_test_accuracy=accuracy(theirs, X_test, y_test),
+            max_probability_difference=round(gap, 6),
+        )
 
 
 def main():

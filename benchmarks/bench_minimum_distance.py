@@ -3,8 +3,8 @@
 n = 200 000 samples, d = 32 features, 10 classes, one prototype per class, euclidean,
 float64, single thread.
 """
-import _common  # noqa: F401  (sets the single-thread limits first)
 
+import _common  # noqa: F401  (sets the single-thread limits first)
 import numpy as np
 from sklearn.neighbors import NearestCentroid
 
@@ -20,11 +20,17 @@ def main():
     ours = MinimumDistanceClassifier().fit(X, y)
     theirs = NearestCentroid().fit(X, y)
     agree = float(np.mean(ours.predict(X) == theirs.predict(X)))
-    t_ours, t_theirs = _common.compare(lambda: ours.predict(X), lambda: theirs.predict(X),
-                                       repeats=7)
-    _common.report("minimum_distance_predict",
-                   {"n": n, "d": d, "n_classes": n_classes, "dtype": "float64"},
-                   t_ours, "sklearn.NearestCentroid", t_theirs, agreement=agree)
+    t_ours, t_theirs = _common.compare(
+        lambda: ours.predict(X), lambda: theirs.predict(X), repeats=7
+    )
+    _common.report(
+        "minimum_distance_predict",
+        {"n": n, "d": d, "n_classes": n_classes, "dtype": "float64"},
+        t_ours,
+        "sklearn.NearestCentroid",
+        t_theirs,
+        agreement=agree,
+    )
 
 
 if __name__ == "__main__":

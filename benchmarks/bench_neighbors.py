@@ -47,15 +47,15 @@ Single thread unless stated: ``_common`` limits BLAS and OpenMP, scikit-learn-in
 runs on TBB threads and is pinned with ``daal4py.daalinit(1)``, FAISS with
 ``faiss.omp_set_num_threads(1)``.
 """
+
 import os
 import sys
 import time
 import tracemalloc
 
 import _common  # noqa: F401  (sets the single-thread limits before numpy)
-from _common import quick, report
-
 import numpy as np
+from _common import quick, report
 from scipy.linalg.blas import dgemm
 from scipy.optimize import nnls
 from scipy.spatial import cKDTree
@@ -89,8 +89,12 @@ QUICK = quick()
 def _option(name, cast=str):
     """Values of ``--name=a,b`` (empty list when not given)."""
     prefix = f"--{name}="
-    return [cast(value) for arg in sys.argv[1:] if arg.startswith(prefix)
-            for value in arg[len(prefix):].split(",")]
+    return [
+        cast(value)
+        for arg in sys.argv[1:]
+        if arg.startswith(prefix)
+        for value in arg[len(prefix) :].split(",")
+    ]
 
 
 def interleaved(calls, repeats=3, clock=time.perf_counter):
@@ -113,9 +117,11 @@ def interleaved_times(calls, repeats, clock):
 
 # -- workloads ------------------------------------------------------------------------
 
+
 def _digits8():
     """The 8-by-8 digit images reduced to their 8 leading principal components."""
     from sklearn.datasets import load_digits
+
     X = load_digits().data
     X = X - X.mean(axis=0)
     _, _, vt = np.linalg.svd(X, full_matrices=False)
@@ -148,6 +154,7 @@ FIXED_DIMENSION = {"digits8": 8, "swissroll3": 3, "swissroll8": 8}
 
 # -- the searches ---------------------------------------------------------------------
 
+
 def peer_trees(X, sklearn=True):
     """Built low-dimensional peers: name -> query(Q, k) callable (scikit-learn's
     ``KDTree`` among them unless ``sklearn=False``)."""
@@ -166,8 +173,10 @@ def patrec_searches(X):
     """patrec's tree and its ``auto`` classifier: name -> query(Q, k) callable."""
     tree = BranchBoundTree(X, random_state=0)
     auto = KNeighborsClassifier(algorithm="auto").fit(X, np.arange(len(X)) % 2)
-    return {"tree": lambda Q, k: tree.query(Q, k=k),
-            "auto": lambda Q, k: auto.kneighbors(Q, k)}, auto.fit_algorithm_
+    return {
+        "tree": lambda Q, k: tree.query(Q, k=k),
+        "auto": lambda Q, k: auto.kneighbors(Q, k),
+    }, auto.fit_algorithm_
 
 
 def _check_same(patrec_call, reference_call, Q, k):
@@ -186,8 +195,9 @@ def _search_case(X, Q, ks, repeats=3, sklearn=True, clock=time.perf_counter):
     for k in ks:
         _check_same(ours["tree"], peers["scipy.cKDTree"], Q[:200], k)
         calls = {name: (lambda call=call: call(Q, k)) for name, call in ours.items()}
-        calls.update({name: (lambda call=call: call(Q, k))
-                      for name, call in peers.items()})
+        calls.update(
+            {name: (lambda call=call: call(Q, k)) for name, call in peers.items()}
+        )
         results[k] = interleaved(calls, repeats, clock)
     return results, algorithm
 
@@ -196,9 +206,17 @@ def table():
     """The issue's table: 100 000 points, 5 000 queries, k = 1 and 5."""
     n_train, n_queries = (20_000, 1_000) if QUICK else (100_000, 5_000)
     rows = []
-    for kind, d in [("uniform", 2), ("uniform", 4), ("uniform", 8), ("uniform", 16),
-                    ("clustered", 4), ("clustered", 8), ("clustered", 16),
-                    ("digits8", 8), ("swissroll3", 3)]:
+    for kind, d in [
+        ("uniform", 2),
+        ("uniform", 4),
+        ("uniform", 8),
+        ("uniform", 16),
+        ("clustered", 4),
+        ("clustered", 8),
+        ("clustered", 16),
+        ("digits8", 8),
+        ("swissroll3", 3),
+    ]:
         if _option("dims", int) and d not in _option("dims", int):
             continue
         rng = np.random.default_rng(d)
@@ -210,8 +228,14 @@ def table():
             for mine in ("tree", "auto"):
                 for name in times:
                     if name not in ("tree", "auto"):
-                        report(f"knn_{mine}_query", {**params, "k": k}, times[mine],
-                               name, times[name], auto_choice=algorithm)
+                        report(
+                            f"knn_{mine}_query",
+                            {**params, "k": k},
+                            times[mine],
+                            name,
+                            times[name],
+                            auto_choice=algorithm,
+                        )
         rows.append((f"{kind} d{d}", algorithm, results))
     text = _markdown(rows)
     print(text, file=sys.stderr)
@@ -223,8 +247,10 @@ def table():
 def _markdown(rows):
     """The table: per workload and peer, ratio k = 1 / k = 5 for the tree and auto."""
     peers = [name for name in rows[0][2][1] if name not in ("tree", "auto")]
-    lines = ["| workload | patrec | " + " | ".join(peers) + " |",
-             "|---|---|" + "---|" * len(peers)]
+    lines = [
+        "| workload | patrec | " + " | ".join(peers) + " |",
+        "|---|---|" + "---|" * len(peers),
+    ]
     for label, algorithm, results in rows:
         for mine in ("tree", "auto"):
             cells = []
@@ -250,17 +276,23 @@ def grid():
     single-threaded.  Self queries are every training point up to 20 000 samples,
     20 000 evenly spaced training points above.
     """
-    kinds = _option("kinds") or ["uniform", "clustered", "digits8", "swissroll3",
-                                 "swissroll8"]
-    sizes = _option("n", int) or ([10_000, 100_000] if QUICK
-                                  else [10_000, 100_000, 1_000_000])
+    kinds = _option("kinds") or [
+        "uniform",
+        "clustered",
+        "digits8",
+        "swissroll3",
+        "swissroll8",
+    ]
+    sizes = _option("n", int) or (
+        [10_000, 100_000] if QUICK else [10_000, 100_000, 1_000_000]
+    )
     dims = _option("dims", int) or [2, 4, 8, 16]
     ks = _option("k", int) or [1, 5, 10]
     dtypes = _option("dtypes") or ["float64", "float32"]
     modes = _option("queries") or ["separate", "self"]
     self_queries = (_option("self-queries", int) or [_SELF_QUERIES])[0]
     for kind in kinds:
-        for d in ([FIXED_DIMENSION[kind]] if kind in FIXED_DIMENSION else dims):
+        for d in [FIXED_DIMENSION[kind]] if kind in FIXED_DIMENSION else dims:
             for n in sizes:
                 for dtype in dtypes:
                     rng = np.random.default_rng(n + d)
@@ -270,20 +302,35 @@ def grid():
                         if mode == "separate":
                             Q = data[n:]
                         else:  # training points (every one up to self_queries)
-                            Q = X[::-(-n // self_queries)]
+                            Q = X[:: -(-n // self_queries)]
                         results, algorithm = _search_case(
-                            X, Q, ks, repeats=3, sklearn=False, clock=time.process_time)
+                            X, Q, ks, repeats=3, sklearn=False, clock=time.process_time
+                        )
                         for k, times in results.items():
-                            peers = {name: s for name, s in times.items()
-                                     if name not in ("tree", "auto")}
+                            peers = {
+                                name: s
+                                for name, s in times.items()
+                                if name not in ("tree", "auto")
+                            }
                             fastest = min(peers, key=peers.get)
-                            report("knn_grid", {"data": kind, "d": d, "n": n, "k": k,
-                                                "dtype": dtype, "queries": mode,
-                                                "n_queries": len(Q)},
-                                   times["auto"], fastest, peers[fastest],
-                                   auto_choice=algorithm,
-                                   tree_ratio=round(peers[fastest] / times["tree"], 3),
-                                   **{name: round(s, 5) for name, s in peers.items()})
+                            report(
+                                "knn_grid",
+                                {
+                                    "data": kind,
+                                    "d": d,
+                                    "n": n,
+                                    "k": k,
+                                    "dtype": dtype,
+                                    "queries": mode,
+                                    "n_queries": len(Q),
+                                },
+                                times["auto"],
+                                fastest,
+                                peers[fastest],
+                                auto_choice=algorithm,
+                                tree_ratio=round(peers[fastest] / times["tree"], 3),
+                                **{name: round(s, 5) for name, s in peers.items()},
+                            )
 
 
 def build():
@@ -292,15 +339,22 @@ def build():
     for d in (2, 8):
         for kind in ("uniform", "clustered"):
             X = make_data(kind, n, d, np.random.default_rng(d))
-            calls = {"patrec": lambda: BranchBoundTree(X, random_state=0),
-                     "scipy.cKDTree": lambda: cKDTree(X)}
+            calls = {
+                "patrec": lambda: BranchBoundTree(X, random_state=0),
+                "scipy.cKDTree": lambda: cKDTree(X),
+            }
             if pykdtree is not None:
                 calls["pykdtree"] = lambda: pykdtree.KDTree(X)
             times = interleaved(calls)
             for name in calls:
                 if name != "patrec":
-                    report("bnb_tree_build", {"data": kind, "d": d, "n": n},
-                           times["patrec"], name, times[name])
+                    report(
+                        "bnb_tree_build",
+                        {"data": kind, "d": d, "n": n},
+                        times["patrec"],
+                        name,
+                        times[name],
+                    )
 
 
 def highdim():
@@ -315,29 +369,44 @@ def highdim():
             index = BruteForce(X)
             for k in (1, 5, 10):
                 sk = SkKNN(n_neighbors=k, algorithm="brute").fit(X, np.zeros(n_train))
-                calls = {"patrec": lambda: index.query(Q, k=k),
-                         "sklearn.brute": lambda: sk.kneighbors(Q)}
+                calls = {
+                    "patrec": lambda: index.query(Q, k=k),
+                    "sklearn.brute": lambda: sk.kneighbors(Q),
+                }
                 if sklearnex_neighbors is not None:
                     intel = sklearnex_neighbors.NearestNeighbors(
-                        n_neighbors=k, algorithm="brute").fit(X)
+                        n_neighbors=k, algorithm="brute"
+                    ).fit(X)
                     calls["sklearnex.brute"] = lambda: intel.kneighbors(Q)
                 if faiss is not None:  # float32 only: float64 queries are converted
                     flat = faiss.IndexFlatL2(d)  # in the timed call, as a user must
                     flat.add(X.astype(np.float32))
                     calls["faiss.IndexFlatL2"] = lambda: flat.search(
-                        Q.astype(np.float32, copy=False), k)
+                        Q.astype(np.float32, copy=False), k
+                    )
                 # single-threaded calls bound by one matrix product, peers level
                 # within a few per cent: CPU time, fifteen rounds, and besides the
                 # ratio of the medians the median of each round's ratio
                 rounds = interleaved_times(calls, 15, time.process_time)
-                params = {"d": d, "dtype": np.dtype(dtype).name, "k": k,
-                          "n_train": n_train, "n_queries": n_queries}
+                params = {
+                    "d": d,
+                    "dtype": np.dtype(dtype).name,
+                    "k": k,
+                    "n_train": n_train,
+                    "n_queries": n_queries,
+                }
                 for name in calls:
                     if name != "patrec":
-                        report("brute_query", params, np.median(rounds["patrec"]),
-                               name, np.median(rounds[name]),
-                               round_ratio=round(float(np.median(
-                                   rounds[name] / rounds["patrec"])), 3))
+                        report(
+                            "brute_query",
+                            params,
+                            np.median(rounds["patrec"]),
+                            name,
+                            np.median(rounds[name]),
+                            round_ratio=round(
+                                float(np.median(rounds[name] / rounds["patrec"])), 3
+                            ),
+                        )
 
 
 def auto():
@@ -355,8 +424,11 @@ def auto():
     cases += [("clustered", d) for d in (4, 8, 16, 32, 64)]
     cases += [("digits8", 8), ("swissroll3", 3), ("swissroll8", 8)]
     kinds, dims = _option("kinds"), _option("dims", int)
-    cases = [(kind, d) for kind, d in cases
-             if (not kinds or kind in kinds) and (not dims or d in dims)]
+    cases = [
+        (kind, d)
+        for kind, d in cases
+        if (not kinds or kind in kinds) and (not dims or d in dims)
+    ]
     for kind, d in cases:
         for n in sizes:
             rng = np.random.default_rng(n + d)
@@ -370,20 +442,37 @@ def auto():
 
                 def run(algorithm, Q=Q, n_queries=n_queries):
                     index, chosen[algorithm] = build_index(
-                        X, algorithm=algorithm, n_queries=n_queries, k=5)
+                        X, algorithm=algorithm, n_queries=n_queries, k=5
+                    )
                     index.query(Q, k=5)
 
-                times = interleaved({"auto": lambda: run("auto"),
-                                     "bnb": lambda: run("bnb"),
-                                     "brute": lambda: run("brute")},
-                                    repeats=5 if n <= 10_000 else 3,
-                                    clock=time.process_time)
+                times = interleaved(
+                    {
+                        "auto": lambda: run("auto"),
+                        "bnb": lambda: run("bnb"),
+                        "brute": lambda: run("brute"),
+                    },
+                    repeats=5 if n <= 10_000 else 3,
+                    clock=time.process_time,
+                )
                 better = min(("bnb", "brute"), key=times.get)
-                report("knn_auto_choice", {"data": kind, "d": d, "n": n, "k": 5,
-                                           "use": use, "n_queries": len(Q)},
-                       times["auto"], f"better: {better}", times[better],
-                       auto_choice=chosen["auto"],
-                       bnb_s=round(times["bnb"], 4), brute_s=round(times["brute"], 4))
+                report(
+                    "knn_auto_choice",
+                    {
+                        "data": kind,
+                        "d": d,
+                        "n": n,
+                        "k": 5,
+                        "use": use,
+                        "n_queries": len(Q),
+                    },
+                    times["auto"],
+                    f"better: {better}",
+                    times[better],
+                    auto_choice=chosen["auto"],
+                    bnb_s=round(times["bnb"], 4),
+                    brute_s=round(times["brute"], 4),
+                )
 
 
 def calibrate():
@@ -407,10 +496,19 @@ def calibrate():
     for name, points in rows.items():
         d, ns = np.array(points).T
         slope, intercept = np.polyfit(d, ns, 1)
-        print(f"# brute {name}: {intercept:.2f} + {slope:.3f} d ns per pair",
-              file=sys.stderr)
-        report(f"calibrate_brute_{name}", {"per_pair_ns": [round(v, 2) for v in ns]},
-               1.0, "fit", 1.0, intercept=round(intercept, 3), slope=round(slope, 4))
+        print(
+            f"# brute {name}: {intercept:.2f} + {slope:.3f} d ns per pair",
+            file=sys.stderr,
+        )
+        report(
+            f"calibrate_brute_{name}",
+            {"per_pair_ns": [round(v, 2) for v in ns]},
+            1.0,
+            "fit",
+            1.0,
+            intercept=round(intercept, 3),
+            slope=round(slope, 4),
+        )
     build_ns, samples = [], []
     n_tree = 20_000 if QUICK else 100_000
     for kind in ("uniform", "clustered"):
@@ -427,13 +525,22 @@ def calibrate():
     # ns per query = c + e a + e d b: non-negative least squares
     design = np.column_stack([np.ones_like(d), evaluations, evaluations * d])
     (per_query, per_eval, per_eval_feature), _ = nnls(design, ns)
-    print(f"# tree: build {np.median(build_ns):.0f} ns per sample; query "
-          f"{per_query:.0f} + e ({per_eval:.2f} + {per_eval_feature:.3f} d) ns",
-          file=sys.stderr)
-    report("calibrate_tree", {"n": n_tree}, 1.0, "fit", 1.0,
-           build_ns_per_sample=round(float(np.median(build_ns))),
-           query_ns=round(float(per_query)), evaluation_ns=round(float(per_eval), 3),
-           evaluation_ns_per_feature=round(float(per_eval_feature), 4))
+    print(
+        f"# tree: build {np.median(build_ns):.0f} ns per sample; query "
+        f"{per_query:.0f} + e ({per_eval:.2f} + {per_eval_feature:.3f} d) ns",
+        file=sys.stderr,
+    )
+    report(
+        "calibrate_tree",
+        {"n": n_tree},
+        1.0,
+        "fit",
+        1.0,
+        build_ns_per_sample=round(float(np.median(build_ns))),
+        query_ns=round(float(per_query)),
+        evaluation_ns=round(float(per_eval), 3),
+        evaluation_ns_per_feature=round(float(per_eval_feature), 4),
+    )
 
 
 def threads():
@@ -448,23 +555,48 @@ def threads():
     for kind, d in (("uniform", 8), ("clustered", 16)):
         X, Q = make_data(kind, n_train, d, rng), make_data(kind, 20_000, d, rng)
         tree = BranchBoundTree(X, random_state=0)
-        times = interleaved({"two": lambda: tree.query(Q, k=5, n_jobs=2),
-                             "one": lambda: tree.query(Q, k=5, n_jobs=1)}, repeats=5)
-        report("bnb_tree_n_jobs", {"data": kind, "d": d, "k": 5, "n_jobs": 2},
-               times["two"], "patrec n_jobs=1", times["one"],
-               load_average=round(os.getloadavg()[0], 2))
+        times = interleaved(
+            {
+                "two": lambda: tree.query(Q, k=5, n_jobs=2),
+                "one": lambda: tree.query(Q, k=5, n_jobs=1),
+            },
+            repeats=5,
+        )
+        report(
+            "bnb_tree_n_jobs",
+            {"data": kind, "d": d, "k": 5, "n_jobs": 2},
+            times["two"],
+            "patrec n_jobs=1",
+            times["one"],
+            load_average=round(os.getloadavg()[0], 2),
+        )
     for d in (8, 64):
         for dtype in ("float64", "float32"):
             X = rng.normal(size=(n_train, d)).astype(dtype)
             Q = rng.normal(size=(5_000, d)).astype(dtype)
             brute = BruteForce(X)
-            times = interleaved({"two": lambda: brute.query(Q, k=5, n_jobs=2),
-                                 "one": lambda: brute.query(Q, k=5, n_jobs=1)},
-                                repeats=5)
-            report("brute_n_jobs", {"d": d, "dtype": dtype, "k": 5, "n_jobs": 2,
-                                    "n_train": n_train, "n_queries": 5_000},
-                   times["two"], "patrec n_jobs=1", times["one"],
-                   load_average=round(os.getloadavg()[0], 2))
+            times = interleaved(
+                {
+                    "two": lambda: brute.query(Q, k=5, n_jobs=2),
+                    "one": lambda: brute.query(Q, k=5, n_jobs=1),
+                },
+                repeats=5,
+            )
+            report(
+                "brute_n_jobs",
+                {
+                    "d": d,
+                    "dtype": dtype,
+                    "k": 5,
+                    "n_jobs": 2,
+                    "n_train": n_train,
+                    "n_queries": 5_000,
+                },
+                times["two"],
+                "patrec n_jobs=1",
+                times["one"],
+                load_average=round(os.getloadavg()[0], 2),
+            )
 
 
 def brute_lowdim():
@@ -481,23 +613,37 @@ def brute_lowdim():
         index = BruteForce(X)
         sk = SkKNN(n_neighbors=5, algorithm="brute").fit(X, np.zeros(n_train))
         for k in (1, 5):
-            times = interleaved({"patrec": lambda: index.query(Q, k=k),
-                                 "sklearn.brute": lambda: sk.kneighbors(Q, k),
-                                 "gemm_only": lambda: _blocked_gemm(Q, X)})
+            times = interleaved(
+                {
+                    "patrec": lambda: index.query(Q, k=k),
+                    "sklearn.brute": lambda: sk.kneighbors(Q, k),
+                    "gemm_only": lambda: _blocked_gemm(Q, X),
+                }
+            )
             params = {"d": d, "k": k, "n_train": n_train, "n_queries": n_queries}
-            report("brute_query_lowdim", params, times["patrec"], "sklearn.brute",
-                   times["sklearn.brute"])
-            report("brute_query_lowdim_vs_gemm", params, times["patrec"],
-                   "gemm_only", times["gemm_only"])
+            report(
+                "brute_query_lowdim",
+                params,
+                times["patrec"],
+                "sklearn.brute",
+                times["sklearn.brute"],
+            )
+            report(
+                "brute_query_lowdim_vs_gemm",
+                params,
+                times["patrec"],
+                "gemm_only",
+                times["gemm_only"],
+            )
 
 
 def _blocked_gemm(Q, X, block_queries=128, block_train=1024):
     """The dgemm calls of `BruteForce` at low dimension, and nothing else."""
     out = np.empty((block_queries, block_train), order="F")
     for q0 in range(0, len(Q), block_queries):
-        queries = Q[q0:q0 + block_queries]
+        queries = Q[q0 : q0 + block_queries]
         for t0 in range(0, len(X), block_train):
-            train = X[t0:t0 + block_train]
+            train = X[t0 : t0 + block_train]
             if len(queries) == block_queries and len(train) == block_train:
                 dgemm(1.0, queries, train, trans_b=True, c=out, overwrite_c=True)
             else:
@@ -525,19 +671,38 @@ def memory():
     theirs = SkKNN(n_neighbors=5).fit(X, y)
     ours_s, ours_mb = _peak_memory(lambda: ours.predict(Q))
     theirs_s, theirs_mb = _peak_memory(lambda: theirs.predict(Q))
-    report("knn_predict_memory", {"d": 4, "k": 5, "n_train": n_train,
-                                  "n_queries": n_queries,
-                                  "algorithm": ours.fit_algorithm_},
-           ours_s, "sklearn.KNeighborsClassifier", theirs_s,
-           peak_extra_mb=round(ours_mb, 1), reference_peak_extra_mb=round(theirs_mb, 1))
+    report(
+        "knn_predict_memory",
+        {
+            "d": 4,
+            "k": 5,
+            "n_train": n_train,
+            "n_queries": n_queries,
+            "algorithm": ours.fit_algorithm_,
+        },
+        ours_s,
+        "sklearn.KNeighborsClassifier",
+        theirs_s,
+        peak_extra_mb=round(ours_mb, 1),
+        reference_peak_extra_mb=round(theirs_mb, 1),
+    )
 
 
-SECTIONS = {"table": table, "build": build, "highdim": highdim, "auto": auto,
-            "threads": threads, "brute_lowdim": brute_lowdim, "memory": memory,
-            "calibrate": calibrate, "grid": grid}
+SECTIONS = {
+    "table": table,
+    "build": build,
+    "highdim": highdim,
+    "auto": auto,
+    "threads": threads,
+    "brute_lowdim": brute_lowdim,
+    "memory": memory,
+    "calibrate": calibrate,
+    "grid": grid,
+}
 
 if __name__ == "__main__":
-    chosen = ([name for name in sys.argv[1:] if not name.startswith("--")]
-              or [name for name in SECTIONS if name != "grid"])
+    chosen = [name for name in sys.argv[1:] if not name.startswith("--")] or [
+        name for name in SECTIONS if name != "grid"
+    ]
     for name in chosen:
         SECTIONS[name]()

@@ -7,13 +7,15 @@ scikit-learn-intelex's kd_tree (single thread, interleaved medians).
 Prints one line per workload: peer time / patrec time for each peer (above 1:
 patrec faster).  The full grid lives in bench_neighbors.py.
 """
-import sys
-import os
+
 import argparse
+import os
+import sys
+
 sys.path.insert(0, os.path.dirname(__file__))
-import _common  # noqa: F401  (single-thread BLAS first)
 import time
 
+import _common  # noqa: F401  (single-thread BLAS first)
 import numpy as np
 
 # CPU time of the process (all its threads): far steadier than wall time on a
@@ -28,18 +30,23 @@ def workload(name, n, n_queries, rng):
         return rng.uniform(size=(n, d)), rng.uniform(size=(n_queries, d))
     if kind == "clustered":
         centers = rng.uniform(-50, 50, size=(20, d))
+
         def draw(m):
             return centers[rng.integers(0, 20, m)] + rng.normal(size=(m, d))
+
         return draw(n), draw(n_queries)
     if kind == "digits":
         from sklearn.datasets import load_digits
         from sklearn.decomposition import PCA
+
         X = PCA(8, random_state=0).fit_transform(load_digits().data)
         X = X[rng.integers(0, len(X), n)] + rng.normal(scale=0.5, size=(n, 8))
-        return X, X[rng.integers(0, n, n_queries)] + rng.normal(scale=0.5,
-                                                               size=(n_queries, 8))
+        return X, X[rng.integers(0, n, n_queries)] + rng.normal(
+            scale=0.5, size=(n_queries, 8)
+        )
     if kind == "swissroll":
         from sklearn.datasets import make_swiss_roll
+
         X, _ = make_swiss_roll(n + n_queries, noise=0.05, random_state=0)
         return X[:n], X[n:]
     raise ValueError(name)
@@ -68,15 +75,21 @@ def main():
     parser.add_argument("--leaf", type=int, default=None)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--build", action="store_true")
-    parser.add_argument("--peers", default="ckdtree,pykdtree,intelex",
-                        help="any of ckdtree, pykdtree, intelex, brute")
+    parser.add_argument(
+        "--peers",
+        default="ckdtree,pykdtree,intelex",
+        help="any of ckdtree, pykdtree, intelex, brute",
+    )
     args = parser.parse_args()
-    from scipy.spatial import cKDTree
-    from pykdtree.kdtree import KDTree
     import daal4py
+    from pykdtree.kdtree import KDTree
+    from scipy.spatial import cKDTree
+
     daal4py.daalinit(1)
     from sklearnex.neighbors import NearestNeighbors
+
     from patrec.neighbors import BranchBoundTree, BruteForce
+
     peers = args.peers.split(",")
     rng = np.random.default_rng(0)
     for name in args.workloads:
@@ -84,17 +97,23 @@ def main():
         X = X.astype(args.dtype)
         Q = X if args.self_query else Q.astype(args.dtype)
         if args.build:
-            calls = {"patrec": lambda: BranchBoundTree(X, partition=args.partition,
-                                                       leaf_size=args.leaf,
-                                                       random_state=0),
-                     "ckdtree": lambda: cKDTree(X)}
+            calls = {
+                "patrec": lambda: BranchBoundTree(
+                    X, partition=args.partition, leaf_size=args.leaf, random_state=0
+                ),
+                "ckdtree": lambda: cKDTree(X),
+            }
             med = interleaved(calls, args.repeats)
-            print(f"BUILD {name} n={args.n} {args.dtype} {args.partition}: patrec "
-                  f"{med['patrec']:.3f}s ckdtree {med['ckdtree']:.3f}s "
-                  f"ratio(patrec/ckd) {med['patrec'] / med['ckdtree']:.2f}", flush=True)
+            print(
+                f"BUILD {name} n={args.n} {args.dtype} {args.partition}: patrec "
+                f"{med['patrec']:.3f}s ckdtree {med['ckdtree']:.3f}s "
+                f"ratio(patrec/ckd) {med['patrec'] / med['ckdtree']:.2f}",
+                flush=True,
+            )
             continue
-        tree = BranchBoundTree(X, partition=args.partition, leaf_size=args.leaf,
-                               random_state=0)
+        tree = BranchBoundTree(
+            X, partition=args.partition, leaf_size=args.leaf, random_state=0
+        )
         built = {}
         if "ckdtree" in peers:
             built["ckdtree"] = cKDTree(X)
@@ -117,12 +136,18 @@ def main():
             for call in calls.values():
                 call()
             med = interleaved(calls, args.repeats)
-            ratios = " ".join(f"{key} {med[key] / med['patrec']:.2f}"
-                              for key in med if key != "patrec")
-            print(f"{name} n={args.n} k={k} {args.dtype}"
-                  f"{' self' if args.self_query else ''} {args.partition}"
-                  f" leaf={tree.leaf_size}: patrec {med['patrec'] * 1e3:.1f} ms | "
-                  f"{ratios}", flush=True)
+            ratios = " ".join(
+                f"{key} {med[key] / med['patrec']:.2f}"
+                for key in med
+                if key != "patrec"
+            )
+            print(
+                f"{name} n={args.n} k={k} {args.dtype}"
+                f"{' self' if args.self_query else ''} {args.partition}"
+                f" leaf={tree.leaf_size}: patrec {med['patrec'] * 1e3:.1f} ms | "
+                f"{ratios}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

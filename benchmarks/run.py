@@ -8,6 +8,7 @@ Each script prints one JSON line per measurement (see ``_common.py``); this runn
 passes them through and ends with a summary line per measurement: the ratio of the
 reference library's time to patrec's (above 1: patrec is faster).
 """
+
 import json
 import pathlib
 import subprocess
@@ -25,8 +26,9 @@ def main(argv):
     records = []
     for script in scripts:
         print(f"# {script.name}", file=sys.stderr, flush=True)
-        process = subprocess.run([sys.executable, str(script), *flags],
-                                 capture_output=True, text=True)
+        process = subprocess.run(
+            [sys.executable, str(script), *flags], capture_output=True, text=True
+        )
         for line in process.stdout.splitlines():
             print(line, flush=True)
             if line.startswith("{"):
@@ -36,8 +38,11 @@ def main(argv):
             return process.returncode
     print("# summary: reference time / patrec time", file=sys.stderr)
     for record in records:
-        print(f"#   {record['benchmark']:<40} {record['reference']:<40} "
-              f"{record['ratio']}", file=sys.stderr)
+        print(
+            f"#   {record['benchmark']:<40} {record['reference']:<40} "
+            f"{record['ratio']}",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -9,6 +9,7 @@ Build (the same command as CI and the README)::
 
     sphinx-build -W --keep-going -b html docs docs/_build/html
 """
+
 import os
 from pathlib import Path
 
@@ -45,8 +46,13 @@ numpydoc_attributes_as_param_list = True
 autodoc_typehints = "none"
 autodoc_default_options = {"members": True}
 
-exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/**/*.ipynb",
-                    "**/*.codeobj.json", "**/*.md5"]
+exclude_patterns = [
+    "_build",
+    "auto_examples/*.ipynb",
+    "auto_examples/**/*.ipynb",
+    "**/*.codeobj.json",
+    "**/*.md5",
+]
 default_role = "obj"  # `name` in a docstring links to the object when it exists
 nitpicky = False
 
@@ -55,8 +61,17 @@ html_static_path = ["_static"]
 html_title = f"patrec {release}"
 html_css_files = ["patrec.css"]
 # single pages have no section navigation: give their width to the text
-html_sidebars = {page: [] for page in ("index", "getting_started", "cli", "datasets",
-                                       "performance", "from_sklearn")}
+html_sidebars = {
+    page: []
+    for page in (
+        "index",
+        "getting_started",
+        "cli",
+        "datasets",
+        "performance",
+        "from_sklearn",
+    )
+}
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
@@ -69,8 +84,10 @@ import sys  # noqa: E402
 sys.path.insert(0, str(DOCS_DIR))
 from benchmark_tables import write_tables  # noqa: E402
 
-write_tables(DOCS_DIR / "benchmarks" / "results.jsonl",
-             DOCS_DIR / "benchmarks" / "tables.rst.inc")
+write_tables(
+    DOCS_DIR / "benchmarks" / "results.jsonl",
+    DOCS_DIR / "benchmarks" / "tables.rst.inc",
+)
 
 # -- Gallery ---------------------------------------------------------------------
 sphinx_gallery_conf = {
@@ -78,8 +95,13 @@ sphinx_gallery_conf = {
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",
     # the chapters in the course's order; folders added later come after them
-    "subsection_order": ["../examples/linear", "../examples/discriminant",
-                         "../examples/piecewise", "../examples/neighbors", "*"],
+    "subsection_order": [
+        "../examples/linear",
+        "../examples/discriminant",
+        "../examples/piecewise",
+        "../examples/neighbors",
+        "*",
+    ],
     "within_subsection_order": "FileNameSortKey",
     # links from the code of the examples to the API pages, and the reverse
     # ("Examples using ..." at the end of every API page)
@@ -118,8 +140,14 @@ def example_role(name, rawtext, text, lineno, inliner, options=None, content=Non
     if not (EXAMPLES_DIR / f"{target}.py").is_file():
         return [nodes.literal(rawtext, f"examples/{target}.py")], []
     label = "sphx_glr_auto_examples_" + target.replace("/", "_") + ".py"
-    node = pending_xref(rawtext, refdomain="std", reftype="ref", reftarget=label,
-                        refexplicit=False, refwarn=True)
+    node = pending_xref(
+        rawtext,
+        refdomain="std",
+        reftype="ref",
+        reftarget=label,
+        refexplicit=False,
+        refwarn=True,
+    )
     node += nodes.inline(rawtext, target)
     return [node], []
 

@@ -12,15 +12,16 @@ The subpackages follow the chapters of a pattern-recognition course:
 
 Every public name of the subpackages is also available from `patrec` itself.
 """
+
 __version__ = "0.1.0.dev0"
 
-from .exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
+from . import datasets, discriminant, linear, neighbors, piecewise
 from .datasets import *  # noqa: F401,F403
 from .discriminant import *  # noqa: F401,F403
+from .exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 from .linear import *  # noqa: F401,F403
 from .neighbors import *  # noqa: F401,F403
 from .piecewise import *  # noqa: F401,F403
-from . import datasets, discriminant, linear, neighbors, piecewise
 
 __all__ = [
     "__version__",

@@ -1,4 +1,5 @@
 """``python -m patrec``: the same as the ``patrec`` command."""
+
 import sys
 
 from .cli import main

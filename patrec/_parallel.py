@@ -10,6 +10,7 @@ such a run can end several times slower than one thread.  Without threadpoolctl,
 set ``OPENBLAS_NUM_THREADS=1`` (or ``OMP_NUM_THREADS``/``MKL_NUM_THREADS``) for the
 same effect.
 """
+
 import contextlib
 import numbers
 import os
@@ -61,6 +62,7 @@ def single_thread_blas():
                 # SciPy's BLAS (the one patrec's kernels call) must be loaded before
                 # the controller looks for libraries
                 import scipy.linalg.cython_blas  # noqa: F401
+
                 _blas_controller = ThreadpoolController()
             _blas_limiter = _blas_controller.limit(limits=1, user_api="blas")
         _blas_runs += 1
@@ -99,12 +101,15 @@ def run_row_ranges(function, n_rows, n_jobs):
     if n_threads == 1:
         function(0, n_rows)
         return
-    n_ranges = min(_RANGES_PER_THREAD * n_threads,
-                   max(n_threads, n_rows // _MIN_RANGE_ROWS))
+    n_ranges = min(
+        _RANGES_PER_THREAD * n_threads, max(n_threads, n_rows // _MIN_RANGE_ROWS)
+    )
     bounds = np.linspace(0, n_rows, n_ranges + 1).astype(np.intp)
     with single_thread_blas(), ThreadPoolExecutor(max_workers=n_threads) as pool:
-        futures = [pool.submit(function, int(start), int(stop))
-                   for start, stop in zip(bounds[:-1], bounds[1:])]
+        futures = [
+            pool.submit(function, int(start), int(stop))
+            for start, stop in zip(bounds[:-1], bounds[1:])
+        ]
         try:
             for future in futures:
                 future.result()

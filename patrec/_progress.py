@@ -8,6 +8,7 @@ printed to standard output, and each starts with the name of the reporter::
 
     [LinearMachine] epoch 3: 12 mistakes
 """
+
 import numbers
 import sys
 
@@ -21,7 +22,9 @@ def check_verbose(verbose):
     ):
         return int(verbose)
     if not isinstance(verbose, numbers.Integral):
-        raise TypeError(f"verbose must be a bool or a non-negative integer, got {verbose!r}.")
+        raise TypeError(
+            f"verbose must be a bool or a non-negative integer, got {verbose!r}."
+        )
     if verbose < 0:
         raise ValueError(f"verbose must be a non-negative integer, got {verbose!r}.")
     return int(verbose)

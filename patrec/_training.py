@@ -21,6 +21,7 @@ modules (the Cython side is ``_training.pxd``):
 Recording costs nothing when it is off: the loops then get an empty log, and the
 only test of it sits on the correction branch.
 """
+
 import numbers
 import warnings
 
@@ -31,21 +32,41 @@ from ._progress import Reporter
 from ._validation import check_flag, check_random_state, check_scalar, check_X
 from .exceptions import ConvergenceWarning
 
-__all__ = ["EpochLearner", "MulticlassEpochs", "TrainingHistory", "check_epoch",
-           "check_epochs", "check_finite_weights", "check_record_history", "continues",
-           "counted", "epoch_orders", "linear_scores", "replay", "row_storage",
-           "run_epochs"]
+__all__ = [
+    "EpochLearner",
+    "MulticlassEpochs",
+    "TrainingHistory",
+    "check_epoch",
+    "check_epochs",
+    "check_finite_weights",
+    "check_record_history",
+    "continues",
+    "counted",
+    "epoch_orders",
+    "linear_scores",
+    "replay",
+    "row_storage",
+    "run_epochs",
+]
 
 _NO_INDEX = np.empty(0, dtype=np.intp)
 NO_WEIGHTS = np.empty(0, dtype=np.float64)  # the loops' "no sample_weight"
 _NO_LOG = np.empty((0, 4), dtype=np.intp)  # the loops' "record nothing"
 
 # One row of `TrainingHistory.corrections`.
-CORRECTION_DTYPE = np.dtype([
-    ("epoch", np.intp), ("t", np.intp), ("sample", np.intp), ("target", np.intp),
-    ("rival", np.intp), ("step", np.float64), ("raised", np.intp),
-    ("lowered", np.intp), ("share", np.float64),
-])
+CORRECTION_DTYPE = np.dtype(
+    [
+        ("epoch", np.intp),
+        ("t", np.intp),
+        ("sample", np.intp),
+        ("target", np.intp),
+        ("rival", np.intp),
+        ("step", np.float64),
+        ("raised", np.intp),
+        ("lowered", np.intp),
+        ("share", np.float64),
+    ]
+)
 
 
 def row_storage(X):
@@ -55,8 +76,11 @@ def row_storage(X):
     C-contiguous matrix gives its flattened values (a view) and two empty arrays.
     """
     if sp.issparse(X):
-        return (X.data, np.asarray(X.indices, dtype=np.intp),
-                np.asarray(X.indptr, dtype=np.intp))
+        return (
+            X.data,
+            np.asarray(X.indices, dtype=np.intp),
+            np.asarray(X.indptr, dtype=np.intp),
+        )
     return X.reshape(-1), _NO_INDEX, _NO_INDEX
 
 
@@ -107,7 +131,9 @@ def check_epochs(max_epochs):
 
 def check_record_history(record_history):
     """Validate ``record_history``: False, True or ``"weights"``; return it."""
-    allowed = f"record_history must be True, False or 'weights', got {record_history!r}."
+    allowed = (
+        f"record_history must be True, False or 'weights', got {record_history!r}."
+    )
     if isinstance(record_history, str):
         if record_history == "weights":
             return record_history
@@ -216,8 +242,14 @@ class TrainingHistory:
     True
     """
 
-    def __init__(self, corrections, weights, corrections_per_epoch, visits_per_epoch,
-                 shrinks=False):
+    def __init__(
+        self,
+        corrections,
+        weights,
+        corrections_per_epoch,
+        visits_per_epoch,
+        shrinks=False,
+    ):
         self.corrections = corrections
         self.weights = weights
         self.corrections_per_epoch = corrections_per_epoch
@@ -230,9 +262,11 @@ class TrainingHistory:
         return len(self.corrections_per_epoch)
 
     def __repr__(self):
-        return (f"TrainingHistory(n_epochs={self.n_epochs}, "
-                f"n_corrections={len(self.corrections)}, "
-                f"weights_shape={self.weights.shape})")
+        return (
+            f"TrainingHistory(n_epochs={self.n_epochs}, "
+            f"n_corrections={len(self.corrections)}, "
+            f"weights_shape={self.weights.shape})"
+        )
 
 
 class EpochLearner:
@@ -289,8 +323,10 @@ class EpochLearner:
         """The ``verbose=1`` line: how training ended."""
         if counts[-1] == 0:
             return f"converged after {counted(len(counts), 'epochs')}"
-        return (f"stopped after {counted(len(counts), 'epochs')}, "
-                f"{counted(counts[-1], self.noun)} in the last")
+        return (
+            f"stopped after {counted(len(counts), 'epochs')}, "
+            f"{counted(counts[-1], self.noun)} in the last"
+        )
 
     def unconverged_message(self, counts, max_epochs):
         """Why the result may be poor, or None; by default: the last epoch still
@@ -334,8 +370,17 @@ class MulticlassEpochs(EpochLearner):
         return self.Wt
 
 
-def run_epochs(learner, codes, *, max_epochs, shuffle, random_state,
-               sample_weight=None, record_history=False, verbose=0):
+def run_epochs(
+    learner,
+    codes,
+    *,
+    max_epochs,
+    shuffle,
+    random_state,
+    sample_weight=None,
+    record_history=False,
+    verbose=0,
+):
     """Train ``learner`` epoch by epoch: the one epoch loop of every error-correcting
     learner.
 
@@ -372,8 +417,9 @@ def run_epochs(learner, codes, *, max_epochs, shuffle, random_state,
     recorder = _Recorder(learner, codes, n_visits, record) if record else None
     log, n_logged = _NO_LOG, np.zeros(1, dtype=np.intp)
     counts = []
-    for number, order in enumerate(epoch_orders(n_visits, shuffle, random_state),
-                                   start=1):
+    for number, order in enumerate(
+        epoch_orders(n_visits, shuffle, random_state), start=1
+    ):
         if visited is not None:
             order = visited[order]
         if recorder is not None:
@@ -381,7 +427,7 @@ def run_epochs(learner, codes, *, max_epochs, shuffle, random_state,
             n_logged[0] = 0
         counts.append(learner.epoch(number, order, log, n_logged))
         if recorder is not None:
-            recorder.add_epoch(number, order, log[:n_logged[0]], counts[-1])
+            recorder.add_epoch(number, order, log[: n_logged[0]], counts[-1])
         report(2, f"epoch {number}: {counted(counts[-1], learner.noun)}")
         if (learner.stop_when_clean and counts[-1] == 0) or number == max_epochs:
             break
@@ -427,11 +473,18 @@ class _Recorder:
         self.corrections.append(rows)
 
     def history(self):
-        corrections = (np.concatenate(self.corrections) if self.corrections
-                       else np.zeros(0, dtype=CORRECTION_DTYPE))
-        return TrainingHistory(corrections, np.stack(self.weights),
-                               np.asarray(self.counts, dtype=np.intp), self.n_visits,
-                               self.learner.shrinks)
+        corrections = (
+            np.concatenate(self.corrections)
+            if self.corrections
+            else np.zeros(0, dtype=CORRECTION_DTYPE)
+        )
+        return TrainingHistory(
+            corrections,
+            np.stack(self.weights),
+            np.asarray(self.counts, dtype=np.intp),
+            self.n_visits,
+            self.learner.shrinks,
+        )
 
 
 def replay(history, X, *, start=0, stop=None):
@@ -468,10 +521,15 @@ def replay(history, X, *, start=0, stop=None):
         recorded after an epoch.
     """
     corrections = history.corrections
-    if len(corrections) == 0 and history.n_epochs and \
-            history.corrections_per_epoch.sum() > 0:
-        raise ValueError("The history holds no corrections (record_history='weights'); "
-                         "fit with record_history=True to replay them.")
+    if (
+        len(corrections) == 0
+        and history.n_epochs
+        and history.corrections_per_epoch.sum() > 0
+    ):
+        raise ValueError(
+            "The history holds no corrections (record_history='weights'); "
+            "fit with record_history=True to replay them."
+        )
     X = check_X(X, accept_sparse=True)
     n_features = history.weights.shape[2] - 1
     n_rows = int(corrections["sample"].max()) + 1 if len(corrections) else 1
@@ -497,10 +555,14 @@ def replay(history, X, *, start=0, stop=None):
             W[row["raised"]] += row["step"] * z
         if row["lowered"] >= 0:
             W[row["lowered"]] -= row["share"] * z
-        if index + 1 == len(corrections) or corrections[index + 1]["epoch"] != row["epoch"]:
+        if (
+            index + 1 == len(corrections)
+            or corrections[index + 1]["epoch"] != row["epoch"]
+        ):
             _check_epoch_reached(history, W, int(row["epoch"]), done)
-        last_of_its_correction = (index + 1 == len(corrections)
-                                  or not continues(corrections, index + 1))
+        last_of_its_correction = index + 1 == len(corrections) or not continues(
+            corrections, index + 1
+        )
         if index >= start and last_of_its_correction:
             yield index, W
 
@@ -530,5 +592,9 @@ def continues(corrections, index):
     if index == 0:
         return False
     row, before = corrections[index], corrections[index - 1]
-    return (row["raised"] < 0 and row["share"] != row["step"]
-            and row["t"] == before["t"] and row["epoch"] == before["epoch"])
+    return (
+        row["raised"] < 0
+        and row["share"] != row["step"]
+        and row["t"] == before["t"]
+        and row["epoch"] == before["epoch"]
+    )

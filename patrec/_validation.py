@@ -6,6 +6,7 @@ type becomes float64), consistent lengths, labels encoded to ``0 .. n_classes - 
 parameters inside their ranges.  Nothing the caller passed in is ever modified: when an
 array has to change it is copied.
 """
+
 import numbers
 import warnings
 
@@ -66,12 +67,18 @@ def _as_numeric_array(X, name):
     if kind in "fiub":
         return array.astype(np.float64)
     if kind == "O":
-        if any(isinstance(value, (complex, np.complexfloating)) for value in array.flat):
-            raise ValueError(f"Complex data not supported: {name} holds complex values.")
+        if any(
+            isinstance(value, (complex, np.complexfloating)) for value in array.flat
+        ):
+            raise ValueError(
+                f"Complex data not supported: {name} holds complex values."
+            )
         try:
             return array.astype(np.float64)
         except OverflowError as exc:
-            raise ValueError(f"{name} holds a number too large for float64: {exc}") from exc
+            raise ValueError(
+                f"{name} holds a number too large for float64: {exc}"
+            ) from exc
         except TypeError as exc:
             # numpy's own message ("float() argument must be a string or a real
             # number, not 'dict'") names the offending type: keep it.
@@ -274,8 +281,9 @@ def encode_labels(y):
 
 def check_X_y(X, y, *, min_samples=1, accept_sparse=False, estimator=None):
     """Validate ``X`` with `check_X` and ``y`` with `check_labels`."""
-    X = check_X(X, min_samples=min_samples, accept_sparse=accept_sparse,
-                    estimator=estimator)
+    X = check_X(
+        X, min_samples=min_samples, accept_sparse=accept_sparse, estimator=estimator
+    )
     y = check_labels(y, X.shape[0])
     return X, y
 
@@ -286,8 +294,16 @@ def plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def check_scalar(value, name, kind=numbers.Real, *, low=None, high=None,
-                 low_open=False, high_open=False):
+def check_scalar(
+    value,
+    name,
+    kind=numbers.Real,
+    *,
+    low=None,
+    high=None,
+    low_open=False,
+    high_open=False,
+):
     """Check a numeric parameter's type and range, naming it in the error.
 
     ``kind`` is `numbers.Integral` or `numbers.Real`; booleans are refused for both.
@@ -307,7 +323,8 @@ def check_scalar(value, name, kind=numbers.Real, *, low=None, high=None,
         lo = "-inf" if low is None else low
         hi = "inf" if high is None else high
         raise ValueError(
-            f"{name} must be in {left}{lo}, {hi}{right}, got {plain(value)!r}.")
+            f"{name} must be in {left}{lo}, {hi}{right}, got {plain(value)!r}."
+        )
     return value
 
 
@@ -333,7 +350,9 @@ def check_random_state(seed):
         return seed
     if isinstance(seed, np.random.RandomState):
         return np.random.default_rng(seed.randint(np.iinfo(np.int32).max))
-    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+    if seed is None or (
+        isinstance(seed, numbers.Integral) and not isinstance(seed, bool)
+    ):
         if seed is not None and seed < 0:
             raise ValueError(f"random_state must be non-negative, got {seed}.")
         return np.random.default_rng(seed)
@@ -350,8 +369,12 @@ def check_sample_weight(sample_weight, n_samples):
     """
     if sample_weight is None:
         return np.ones(n_samples, dtype=np.float64)
-    complex_values = TypeError("sample_weight must hold real numbers, got complex values.")
-    if isinstance(sample_weight, numbers.Number) and not isinstance(sample_weight, bool):
+    complex_values = TypeError(
+        "sample_weight must hold real numbers, got complex values."
+    )
+    if isinstance(sample_weight, numbers.Number) and not isinstance(
+        sample_weight, bool
+    ):
         if not isinstance(sample_weight, numbers.Real):
             raise complex_values
         weights = np.full(n_samples, sample_weight, dtype=np.float64)

@@ -9,6 +9,7 @@ then calls the subclass's ``_fit(X, codes)`` with labels ``0 .. n_classes - 1``.
 scikit-learn is never imported here at run time: only ``__sklearn_tags__`` imports it,
 and only scikit-learn itself calls that.
 """
+
 import copy
 import inspect
 import warnings
@@ -102,7 +103,9 @@ class BaseEstimator:
     def __repr__(self):
         defaults = {
             name: parameter.default
-            for name, parameter in inspect.signature(type(self).__init__).parameters.items()
+            for name, parameter in inspect.signature(
+                type(self).__init__
+            ).parameters.items()
         }
         shown = []
         for name in self._param_names():
@@ -134,8 +137,11 @@ class BaseEstimator:
 
     def _fitted_state(self):
         """The attributes learned by ``fit`` (ending in ``_``), by name."""
-        return {name: value for name, value in vars(self).items()
-                if name.endswith("_") and not name.startswith("__")}
+        return {
+            name: value
+            for name, value in vars(self).items()
+            if name.endswith("_") and not name.startswith("__")
+        }
 
     def _start_fit(self, X, feature_names):
         """Drop the state of an earlier fit; set ``n_features_in_``/``feature_names_in_``."""
@@ -184,8 +190,10 @@ class BaseEstimator:
         missing = sorted(set(fitted) - set(given))
         if not unseen and not missing:
             message += "Feature names must be in the same order as they were in fit.\n"
-        for title, names in (("unseen at fit time", unseen),
-                             ("seen at fit time, yet now missing", missing)):
+        for title, names in (
+            ("unseen at fit time", unseen),
+            ("seen at fit time, yet now missing", missing),
+        ):
             if names:
                 message += f"Feature names {title}:\n"
                 message += "".join(f"- {name}\n" for name in names)
@@ -266,8 +274,12 @@ class ClassifierMixin:
         if sample_weight is None:
             return float(np.mean(hits))
         weights = np.asarray(sample_weight, dtype=np.float64)
-        if weights.shape != hits.shape or not np.all(np.isfinite(weights)) or \
-                np.any(weights < 0) or weights.sum() <= 0:
+        if (
+            weights.shape != hits.shape
+            or not np.all(np.isfinite(weights))
+            or np.any(weights < 0)
+            or weights.sum() <= 0
+        ):
             raise ValueError(
                 "sample_weight must hold one finite non-negative weight per sample, "
                 "not all zero."

@@ -21,6 +21,7 @@ column, one of the column's values in a text column); ``--no-header`` and ``--he
 override that guess.  Without a header the columns are named ``x1``, ``x2``, ...; a
 column may always be given to ``--target`` by its number, counting from 1.
 """
+
 import argparse
 import csv
 import difflib
@@ -66,55 +67,102 @@ class _HelpFormatter(argparse.HelpFormatter):
 
     def _fill_text(self, text, width, indent):
         text = self._whitespace_matcher.sub(" ", text).strip()
-        return textwrap.fill(text, width, initial_indent=indent,
-                             subsequent_indent=indent, break_on_hyphens=False)
+        return textwrap.fill(
+            text,
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_on_hyphens=False,
+        )
 
 
 def build_parser():
     parser = argparse.ArgumentParser(
-        prog="patrec", formatter_class=_HelpFormatter,
+        prog="patrec",
+        formatter_class=_HelpFormatter,
         description="Classic pattern-recognition classifiers, compared side by side.",
     )
     parser.add_argument("--version", action="version", version=f"patrec {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     compare = commands.add_parser(
-        "compare", formatter_class=_HelpFormatter,
+        "compare",
+        formatter_class=_HelpFormatter,
         help="cross-validate the classifiers on a data set",
         description="Stratified K-fold cross-validation of every registered classifier "
-                    "(or those named with --classifiers) on one data set.",
+        "(or those named with --classifiers) on one data set.",
     )
     compare.add_argument(
-        "--data", default="iris", metavar="NAME|PATH.csv",
+        "--data",
+        default="iris",
+        metavar="NAME|PATH.csv",
         help=f"a bundled data set ({', '.join(BUNDLED)}) or a CSV file, with or without "
-             "a header row (default: iris)")
+        "a header row (default: iris)",
+    )
     compare.add_argument(
-        "--target", default=None, metavar="COLUMN",
+        "--target",
+        default=None,
+        metavar="COLUMN",
         help="the label column of a CSV file, by name or by number counting from 1 "
-             "(default: 'target' if present, else the last column)")
+        "(default: 'target' if present, else the last column)",
+    )
     header = compare.add_mutually_exclusive_group()
-    header.add_argument("--no-header", dest="header", action="store_const", const=False,
-                        default=None,
-                        help="the CSV file has no header row: its first row is data "
-                             "(default: guessed from the first row)")
-    header.add_argument("--header", dest="header", action="store_const", const=True,
-                        help="the first row of the CSV file holds the column names, "
-                             "even if they look like numbers")
-    compare.add_argument("--cv", type=int, default=5, metavar="K",
-                         help="number of stratified folds (default: 5)")
+    header.add_argument(
+        "--no-header",
+        dest="header",
+        action="store_const",
+        const=False,
+        default=None,
+        help="the CSV file has no header row: its first row is data "
+        "(default: guessed from the first row)",
+    )
+    header.add_argument(
+        "--header",
+        dest="header",
+        action="store_const",
+        const=True,
+        help="the first row of the CSV file holds the column names, "
+        "even if they look like numbers",
+    )
     compare.add_argument(
-        "--classifiers", nargs="+", default=None, metavar="NAME",
-        help=f"classifiers to run (default: all): {', '.join(registry.classifier_names())}")
-    compare.add_argument("--plot", default=None, metavar="FILE.png",
-                         help="save the decision regions of each classifier to this file: "
-                              "on the two features of 2-feature data, else on the first "
-                              "two principal components")
-    compare.add_argument("--seed", type=_non_negative_int, default=0,
-                         help="seed of the folds and of randomised classifiers (default: 0)")
-    compare.add_argument("--no-scale", action="store_true",
-                         help="do not standardize the features (each fold uses its "
-                              "training statistics by default)")
-    compare.add_argument("-q", "--quiet", action="store_true",
-                         help="no progress line and no notes on standard error")
+        "--cv",
+        type=int,
+        default=5,
+        metavar="K",
+        help="number of stratified folds (default: 5)",
+    )
+    compare.add_argument(
+        "--classifiers",
+        nargs="+",
+        default=None,
+        metavar="NAME",
+        help=f"classifiers to run (default: all): {', '.join(registry.classifier_names())}",
+    )
+    compare.add_argument(
+        "--plot",
+        default=None,
+        metavar="FILE.png",
+        help="save the decision regions of each classifier to this file: "
+        "on the two features of 2-feature data, else on the first "
+        "two principal components",
+    )
+    compare.add_argument(
+        "--seed",
+        type=_non_negative_int,
+        default=0,
+        help="seed of the folds and of randomised classifiers (default: 0)",
+    )
+    compare.add_argument(
+        "--no-scale",
+        action="store_true",
+        help="do not standardize the features (each fold uses its "
+        "training statistics by default)",
+    )
+    compare.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress line and no notes on standard error",
+    )
     return parser
 
 
@@ -130,6 +178,7 @@ def _non_negative_int(text):
 
 # -- reading the data ------------------------------------------------------------------
 
+
 def load_data(source, target=None, header=None, note=None):
     """A `Dataset` from a bundled data set's name or a CSV file's path."""
     if source in BUNDLED:
@@ -138,8 +187,13 @@ def load_data(source, target=None, header=None, note=None):
         from . import datasets
 
         bunch = getattr(datasets, f"load_{source}")()
-        return Dataset(bunch.data, bunch.target_names[bunch.target], source,
-                       list(bunch.feature_names), "target")
+        return Dataset(
+            bunch.data,
+            bunch.target_names[bunch.target],
+            source,
+            list(bunch.feature_names),
+            "target",
+        )
     return read_csv(source, target, header, note)
 
 
@@ -164,15 +218,18 @@ def read_csv(path, target=None, header=None, note=None):
         first_line = 1
     for line, row in enumerate(body, start=first_line):
         if len(row) != len(names):
-            raise UsageError(f"{path}, line {line}: {len(row)} fields, expected "
-                             f"{len(names)}")
+            raise UsageError(
+                f"{path}, line {line}: {len(row)} fields, expected {len(names)}"
+            )
     columns = [[row[i].strip() for row in body] for i in range(len(names))]
     column = _target_column(names, target, path)
     for row, text in enumerate(columns[column]):
         if not text or (_is_number(text) and np.isnan(float(text))):
-            raise UsageError(f"the target column {names[column]!r} of {path} has no class "
-                             f"at line {row + first_line}: every sample needs one; fill "
-                             "it in or remove the row")
+            raise UsageError(
+                f"the target column {names[column]!r} of {path} has no class "
+                f"at line {row + first_line}: every sample needs one; fill "
+                "it in or remove the row"
+            )
     y = _labels(columns[column], names, columns, column, path)
     features = [i for i in range(len(names)) if i != column]
     X = np.empty((len(body), len(features)))
@@ -183,23 +240,31 @@ def read_csv(path, target=None, header=None, note=None):
             except ValueError:
                 what = "an empty field" if not text else repr(text)
                 if not text or text.upper() in _MISSING:
-                    hint = ("; missing values are not supported: fill them in or remove "
-                            "their rows")
+                    hint = (
+                        "; missing values are not supported: fill them in or remove "
+                        "their rows"
+                    )
                 elif _is_number(text.replace(",", ".", 1)):
-                    hint = ("; it looks like a number with a decimal comma: write the "
-                            "numbers with decimal points")
+                    hint = (
+                        "; it looks like a number with a decimal comma: write the "
+                        "numbers with decimal points"
+                    )
                 elif _looks_like_classes(columns[i]) is None:
                     hint = "; only the target column may hold text"
                 else:
                     hint = f"; if it holds the classes, pass --target {names[i]!r}"
-                raise UsageError(f"column {names[i]!r} of {path} is not numeric: "
-                                 f"{what} at line {row + first_line}{hint}") from None
+                raise UsageError(
+                    f"column {names[i]!r} of {path} is not numeric: "
+                    f"{what} at line {row + first_line}{hint}"
+                ) from None
     if not np.isfinite(X).all():
         row, j = np.argwhere(~np.isfinite(X))[0]
         what = "a missing value" if np.isnan(X[row, j]) else "an infinite value"
-        raise UsageError(f"column {names[features[j]]!r} of {path} holds {what} "
-                         f"({columns[features[j]][row]!r}) at line {row + first_line}: "
-                         "features must be finite numbers")
+        raise UsageError(
+            f"column {names[features[j]]!r} of {path} holds {what} "
+            f"({columns[features[j]][row]!r}) at line {row + first_line}: "
+            "features must be finite numbers"
+        )
     return Dataset(X, y, path, [names[i] for i in features], names[column])
 
 
@@ -219,9 +284,11 @@ def _read_rows(path):
     except IsADirectoryError:
         raise UsageError(f"{path} is a directory, not a CSV file") from None
     except UnicodeDecodeError as exc:
-        raise UsageError(f"cannot read {path}: it is not UTF-8 text (byte "
-                         f"{exc.object[exc.start]:#x} at position {exc.start}); save it "
-                         "as UTF-8") from None
+        raise UsageError(
+            f"cannot read {path}: it is not UTF-8 text (byte "
+            f"{exc.object[exc.start]:#x} at position {exc.start}); save it "
+            "as UTF-8"
+        ) from None
     except (OSError, csv.Error) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
     if not rows:
@@ -232,8 +299,9 @@ def _read_rows(path):
 def _without_empty_last_column(rows):
     """The rows without a last column that is empty on every line (a delimiter at the
     end of each line, as some spreadsheets write)."""
-    while len(rows[0]) > 1 and all(len(row) == len(rows[0]) and not row[-1].strip()
-                                   for row in rows):
+    while len(rows[0]) > 1 and all(
+        len(row) == len(rows[0]) and not row[-1].strip() for row in rows
+    ):
         rows = [row[:-1] for row in rows]
     return rows
 
@@ -247,24 +315,33 @@ def _guess_header(rows, target, path, note):
     that sample would be a class of one, which no fold split can use.
     """
     first = [field.strip() for field in rows[0]]
-    by_number = target is not None and target.isdigit() and 1 <= int(target) <= len(first)
+    by_number = (
+        target is not None and target.isdigit() and 1 <= int(target) <= len(first)
+    )
     if target is not None and not by_number and target in first:
         return True
     if not _looks_like_data(rows[0], rows[1:]):
         return True
     column = int(target) - 1 if by_number else len(first) - 1
     others = [row[column].strip() for row in rows[1:]]
-    if (target is None or by_number) and first[column] not in others \
-            and _looks_like_classes(others):
+    if (
+        (target is None or by_number)
+        and first[column] not in others
+        and _looks_like_classes(others)
+    ):
         if note is not None:
-            note(f"{path}: reading its first row as the header, although it looks like "
-                 f"data: its {first[column]!r} in the target column appears in no other "
-                 "row; pass --no-header if it is data")
+            note(
+                f"{path}: reading its first row as the header, although it looks like "
+                f"data: its {first[column]!r} in the target column appears in no other "
+                "row; pass --no-header if it is data"
+            )
         return True
     if note is not None:
-        note(f"{path} has no header row (its first row looks like data): reading "
-             f"all {len(rows)} rows, columns named x1 .. x{len(rows[0])}; pass "
-             "--header if the first row does name the columns")
+        note(
+            f"{path} has no header row (its first row looks like data): reading "
+            f"all {len(rows)} rows, columns named x1 .. x{len(rows[0])}; pass "
+            "--header if the first row does name the columns"
+        )
     return False
 
 
@@ -305,8 +382,10 @@ def _target_column(names, target, path):
         return int(target) - 1
     close = difflib.get_close_matches(target, names, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise UsageError(f"column {target!r} not found in {path}{hint}; columns: "
-                     f"{', '.join(names)}, or a number from 1 to {len(names)}")
+    raise UsageError(
+        f"column {target!r} not found in {path}{hint}; columns: "
+        f"{', '.join(names)}, or a number from 1 to {len(names)}"
+    )
 
 
 def _looks_like_classes(values):
@@ -344,20 +423,29 @@ def _labels(values, names, columns, column, path):
         except (ValueError, OverflowError):  # "3.0", or beyond int64
             return np.array(values)
     distinct = np.unique(values)
-    examples = ", ".join(distinct[np.linspace(0, len(distinct) - 1,
-                                              min(3, len(distinct))).astype(int)])
-    candidates = [names[i] for i in range(len(names))
-                  if i != column and _looks_like_classes(columns[i])]
+    examples = ", ".join(
+        distinct[np.linspace(0, len(distinct) - 1, min(3, len(distinct))).astype(int)]
+    )
+    candidates = [
+        names[i]
+        for i in range(len(names))
+        if i != column and _looks_like_classes(columns[i])
+    ]
     if candidates:
-        advice = (f"; {', '.join(repr(c) for c in candidates)} could hold the classes: "
-                  f"pass --target {candidates[0]!r}")
+        advice = (
+            f"; {', '.join(repr(c) for c in candidates)} could hold the classes: "
+            f"pass --target {candidates[0]!r}"
+        )
     else:
-        advice = ("; pass --target with the column of classes, or turn the values into "
-                  "classes (for example ranges) first")
+        advice = (
+            "; pass --target with the column of classes, or turn the values into "
+            "classes (for example ranges) first"
+        )
     raise UsageError(
         f"the target column {names[column]!r} of {path} holds measurements, not classes "
         f"({len(distinct)} distinct numbers with fractions, such as {examples}): a "
-        f"classifier needs a column of class labels{advice}")
+        f"classifier needs a column of class labels{advice}"
+    )
 
 
 def _check_classes(data, cv):
@@ -372,16 +460,22 @@ def _check_classes(data, cv):
                 f"the target column {data.target!r} holds {len(classes)} distinct values "
                 f"in {len(data.y)} rows, so most classes have a sample or two: it looks "
                 "like a measurement or an identifier, not class labels; pass --target "
-                "with the column of classes")
+                "with the column of classes"
+            )
         raise UsageError(
             f"class {smallest!r} has {fewest} sample{'s' if fewest != 1 else ''}, fewer "
             f"than the {cv} folds; "
-            + (f"lower --cv to {fewest} or less" if fewest >= 2 else
-               "remove that class or add samples of it: every fold needs one"))
+            + (
+                f"lower --cv to {fewest} or less"
+                if fewest >= 2
+                else "remove that class or add samples of it: every fold needs one"
+            )
+        )
     return classes
 
 
 # -- the classifiers -------------------------------------------------------------------
+
 
 def _check_names(names):
     known = registry.classifier_names()
@@ -389,11 +483,15 @@ def _check_names(names):
         if name in registry.CLASSIFIERS:
             continue
         guesses = [k for k in known if name.lower() in k or k in name.lower()]
-        guesses += [g for g in difflib.get_close_matches(name.lower(), known, n=2,
-                                                         cutoff=0.5) if g not in guesses]
+        guesses += [
+            g
+            for g in difflib.get_close_matches(name.lower(), known, n=2, cutoff=0.5)
+            if g not in guesses
+        ]
         hint = f"did you mean {' or '.join(guesses[:2])}? " if guesses else ""
-        raise UsageError(f"unknown classifier {name!r}; {hint}choose from "
-                         f"{', '.join(known)}")
+        raise UsageError(
+            f"unknown classifier {name!r}; {hint}choose from {', '.join(known)}"
+        )
 
 
 def make_classifier(name, seed):
@@ -449,8 +547,11 @@ def compare(args, out=None, err=None):
     data = load_data(args.data, args.target, getattr(args, "header", None), note)
     classes = _check_classes(data, args.cv)
     X, y = data.X, data.y
-    print(f"{data.name}: {_count(X.shape[0], 'sample')}, {_count(X.shape[1], 'feature')}, "
-          f"{len(classes)} classes; {args.cv}-fold stratified cross-validation", file=out)
+    print(
+        f"{data.name}: {_count(X.shape[0], 'sample')}, {_count(X.shape[1], 'feature')}, "
+        f"{len(classes)} classes; {args.cv}-fold stratified cross-validation",
+        file=out,
+    )
     progress = _Progress(err, not args.quiet)
     rows = []
     for number, name in enumerate(names, start=1):
@@ -458,10 +559,20 @@ def compare(args, out=None, err=None):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                result = cross_validate(make_classifier(name, args.seed), X, y,
-                                        cv=args.cv, random_state=args.seed,
-                                        scale=not args.no_scale)
-            except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
+                result = cross_validate(
+                    make_classifier(name, args.seed),
+                    X,
+                    y,
+                    cv=args.cv,
+                    random_state=args.seed,
+                    scale=not args.no_scale,
+                )
+            except (
+                ValueError,
+                TypeError,
+                ArithmeticError,
+                np.linalg.LinAlgError,
+            ) as exc:
                 # One classifier that cannot handle these data must not stop the others.
                 result = f"failed: {_first_line(exc)}"
         rows.append((name, result, _summarise(caught)))
@@ -492,8 +603,10 @@ def _figure_path(path):
 
     formats = FigureCanvasBase.get_supported_filetypes()
     if extension not in formats:
-        raise UsageError(f"cannot save the figure to {path}: .{extension} is no image "
-                         f"format matplotlib writes ({', '.join(sorted(formats))})")
+        raise UsageError(
+            f"cannot save the figure to {path}: .{extension} is no image "
+            f"format matplotlib writes ({', '.join(sorted(formats))})"
+        )
     return path
 
 
@@ -536,18 +649,22 @@ def print_table(rows, out):
             notes.append(f"{name}: {result}")
             continue
         error = result["error"]
-        lines.append((
-            name,
-            f"{error.mean():.3f} ± {error.std():.3f}",
-            f"{1e3 * result['fit_time'].mean():.2f}",
-            f"{1e3 * result['predict_time'].mean():.2f}",
-        ))
+        lines.append(
+            (
+                name,
+                f"{error.mean():.3f} ± {error.std():.3f}",
+                f"{1e3 * result['fit_time'].mean():.2f}",
+                f"{1e3 * result['predict_time'].mean():.2f}",
+            )
+        )
         for text, count in warned.items():
             times = "" if count == 1 else f" ({count} times)"
             notes.append(f"{name}: warning{times}: {text}")
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     for index, line in enumerate(lines):
-        cells = [line[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(line[1:], widths[1:])]
+        cells = [line[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(line[1:], widths[1:])
+        ]
         print("  ".join(cells), file=out)
         if index == 0:
             print("  ".join("-" * w for w in widths), file=out)
@@ -556,6 +673,7 @@ def print_table(rows, out):
 
 
 # -- the figure ------------------------------------------------------------------------
+
 
 class _Standardised:
     """A classifier fitted on standardised features, answering in the original units.
@@ -572,11 +690,12 @@ class _Standardised:
         if hasattr(classifier, "prototypes_"):
             prototypes = mean + scale * classifier.prototypes_
             self.prototypes_ = np.column_stack(
-                [prototypes, np.zeros((len(prototypes), 2 - len(mean)))])
+                [prototypes, np.zeros((len(prototypes), 2 - len(mean)))]
+            )
             self.prototype_labels_ = classifier.prototype_labels_
 
     def predict(self, X):
-        X = np.asarray(X)[:, :len(self.mean)]
+        X = np.asarray(X)[:, : len(self.mean)]
         return self.classifier.predict((X - self.mean) / self.scale)
 
 
@@ -603,17 +722,26 @@ def plot_regions(rows, data, args, progress):
         _, _, components = np.linalg.svd(centred, full_matrices=False)
         plane = centred @ components[:2].T
         axis_names = ["principal component 1", "principal component 2"]
-        about = (f"refitted on the first two principal components of its "
-                 f"{X.shape[1]}{' standardised' if not args.no_scale else ''} features; "
-                 "errors are those of the table")
+        about = (
+            f"refitted on the first two principal components of its "
+            f"{X.shape[1]}{' standardised' if not args.no_scale else ''} features; "
+            "errors are those of the table"
+        )
     what = "this feature" if X.shape[1] == 1 else "these 2 features"
     columns = min(3, len(rows))
     grid_rows = -(-len(rows) // columns)
-    figure, axes = plt.subplots(grid_rows, columns, squeeze=False, layout="constrained",
-                                figsize=(4.5 * columns, 4 * grid_rows + 0.6))
-    figure.suptitle(f"{os.path.basename(str(data.name))} ({X.shape[0]} samples): each "
-                    f"classifier's {args.cv}-fold cross-validated error;\ndecision regions "
-                    f"{about}")
+    figure, axes = plt.subplots(
+        grid_rows,
+        columns,
+        squeeze=False,
+        layout="constrained",
+        figsize=(4.5 * columns, 4 * grid_rows + 0.6),
+    )
+    figure.suptitle(
+        f"{os.path.basename(str(data.name))} ({X.shape[0]} samples): each "
+        f"classifier's {args.cv}-fold cross-validated error;\ndecision regions "
+        f"{about}"
+    )
     legend = True  # on the first panel that draws regions
     for number, (ax, (name, result, _)) in enumerate(zip(axes.flat, rows), start=1):
         progress.show(f"[patrec] plotting {number}/{len(rows)} {name} ...")
@@ -627,18 +755,32 @@ def plot_regions(rows, data, args, progress):
                 classifier = _fit_for_plot(name, args, plane, y, X.shape[1])
         except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
             reason = _first_line(exc).split(". ")[0]
-            ax.text(0.5, 0.5, f"cannot fit on {what}:\n"
-                    + textwrap.fill(reason, 40, break_on_hyphens=False),
-                    ha="center", va="center", fontsize="small", transform=ax.transAxes)
+            ax.text(
+                0.5,
+                0.5,
+                f"cannot fit on {what}:\n"
+                + textwrap.fill(reason, 40, break_on_hyphens=False),
+                ha="center",
+                va="center",
+                fontsize="small",
+                transform=ax.transAxes,
+            )
             ax.set_axis_off()
             continue
-        plot_decision_regions(classifier, plane, y, ax=ax, resolution=150,
-                              prototypes=True if hasattr(classifier, "prototypes_") else None,
-                              legend=legend, feature_names=axis_names)
+        plot_decision_regions(
+            classifier,
+            plane,
+            y,
+            ax=ax,
+            resolution=150,
+            prototypes=True if hasattr(classifier, "prototypes_") else None,
+            legend=legend,
+            feature_names=axis_names,
+        )
         if X.shape[1] == 1:
             ax.set_yticks([])
         legend = False
-    for ax in list(axes.flat)[len(rows):]:
+    for ax in list(axes.flat)[len(rows) :]:
         ax.set_visible(False)
     try:
         figure.savefig(args.plot, dpi=100)

@@ -25,13 +25,14 @@ predicts over the blocks of a dask array with ``X.map_blocks(model.predict, ...)
 Dask is an optional dependency (``pip install "patrec[dask]"``); this module imports
 it only when a sharded classifier is fitted.
 """
+
 import numbers
 
 import numpy as np
 
 from ._validation import check_labels, check_scalar, check_X, encode_labels
-from .neighbors.search._auto import build_index
 from .neighbors.classifier import KNeighborsClassifier
+from .neighbors.search._auto import build_index
 from .neighbors.search.tree import BranchBoundTree
 
 __all__ = ["ShardedKNeighborsClassifier"]
@@ -43,7 +44,7 @@ def _import_distributed():
         import distributed
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise ImportError(
-            "ShardedKNeighborsClassifier needs Dask: pip install \"patrec[dask]\" "
+            'ShardedKNeighborsClassifier needs Dask: pip install "patrec[dask]" '
             "(dask[array] and distributed)."
         ) from exc
     return da, distributed
@@ -112,13 +113,30 @@ reject_label
     >>> client.close()
     """
 
-    def __init__(self, n_neighbors=5, weights="uniform", algorithm="auto",
-                 metric="euclidean", p=2, metric_params=None, reject_threshold=None,
-                 reject_label=-1, n_jobs=None, client=None):
-        super().__init__(n_neighbors=n_neighbors, weights=weights, algorithm=algorithm,
-                         metric=metric, p=p, metric_params=metric_params,
-                         reject_threshold=reject_threshold, reject_label=reject_label,
-                         n_jobs=n_jobs)
+    def __init__(
+        self,
+        n_neighbors=5,
+        weights="uniform",
+        algorithm="auto",
+        metric="euclidean",
+        p=2,
+        metric_params=None,
+        reject_threshold=None,
+        reject_label=-1,
+        n_jobs=None,
+        client=None,
+    ):
+        super().__init__(
+            n_neighbors=n_neighbors,
+            weights=weights,
+            algorithm=algorithm,
+            metric=metric,
+            p=p,
+            metric_params=metric_params,
+            reject_threshold=reject_threshold,
+            reject_label=reject_label,
+            n_jobs=n_jobs,
+        )
         self.client = client
 
     def fit(self, X, y):
@@ -161,16 +179,22 @@ reject_label
             offsets = np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.intp)
             offsets_kept = [int(o) for o in offsets[:-1]]
             blocks = X.to_delayed().ravel()
-            shards = client.compute([
-                _delayed(_build_shard)(block, self.algorithm, self.metric, self.p,
-                                       self.metric_params)
-                for block in blocks])
+            shards = client.compute(
+                [
+                    _delayed(_build_shard)(
+                        block, self.algorithm, self.metric, self.p, self.metric_params
+                    )
+                    for block in blocks
+                ]
+            )
             distributed.wait(shards)
-            algorithms = client.gather([client.submit(_shard_algorithm, shard)
-                                        for shard in shards])
+            algorithms = client.gather(
+                [client.submit(_shard_algorithm, shard) for shard in shards]
+            )
             metric = client.submit(_shard_metric, shards[0]).result()
-            self._index = _ShardedIndex(client, shards, offsets_kept, X.shape[0],
-                                        metric)
+            self._index = _ShardedIndex(
+                client, shards, offsets_kept, X.shape[0], metric
+            )
             self.fit_algorithm_ = "sharded"
             self.n_samples_fit_ = int(X.shape[0])
             self.n_shards_ = len(shards)
@@ -226,8 +250,9 @@ def _query_shard(index, queries, k, offset, n_jobs):
     indices = np.empty((queries.shape[0], k), dtype=np.intp)
 
     def rows(start, stop):
-        index._kneighbors(queries[start:stop], reduced[start:stop],
-                          indices[start:stop], None)
+        index._kneighbors(
+            queries[start:stop], reduced[start:stop], indices[start:stop], None
+        )
 
     from ._parallel import run_row_ranges
 
@@ -254,9 +279,12 @@ class _ShardedIndex:
                 f"{self.n_samples} training sample(s); k must be <= {self.n_samples}."
             )
         [queries] = self._client.scatter([X], hash=False)
-        futures = [self._client.submit(_query_shard, shard, queries, k, offset, n_jobs,
-                                       pure=False)
-                   for shard, offset in zip(self._shards, self._offsets)]
+        futures = [
+            self._client.submit(
+                _query_shard, shard, queries, k, offset, n_jobs, pure=False
+            )
+            for shard, offset in zip(self._shards, self._offsets)
+        ]
         parts = self._client.gather(futures)
         reduced = np.concatenate([part[0] for part in parts], axis=1)
         indices = np.concatenate([part[1] for part in parts], axis=1)

@@ -6,6 +6,7 @@ scikit-learn's own ``NotFittedError`` so that ``except sklearn.exceptions.NotFit
 catches it.  patrec never imports scikit-learn to make this work: it looks in
 ``sys.modules`` only.
 """
+
 import sys
 
 __all__ = ["NotFittedError", "DataConversionWarning", "ConvergenceWarning"]
@@ -39,6 +40,8 @@ def not_fitted_error(message):
         return NotFittedError(message)
     bridge = _bridges.get(foreign)
     if bridge is None:
-        bridge = type("NotFittedError", (NotFittedError, foreign), {"__module__": __name__})
+        bridge = type(
+            "NotFittedError", (NotFittedError, foreign), {"__module__": __name__}
+        )
         _bridges[foreign] = bridge
     return bridge(message)

@@ -3,6 +3,7 @@
 patrec estimators also work with scikit-learn's `cross_val_score` and `GridSearchCV`;
 this module exists so that patrec needs no scikit-learn at run time.
 """
+
 import numbers
 import time
 

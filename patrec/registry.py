@@ -2,9 +2,11 @@
 
 The command line (`patrec compare`) and the test suite (scikit-learn's estimator
 checks, labels of any type, pickling) read this list, so a classifier registered here
-with one line is compared and checked like every other.  Each entry maps the name used on the command line to ``"module:Class"``; the
-module is imported only when the class is asked for.
+with one line is compared and checked like every other.  Each entry maps the name
+used on the command line to ``"module:Class"``; the module is imported only when the
+class is asked for.
 """
+
 from importlib import import_module
 
 __all__ = ["CLASSIFIERS", "classifier_names", "get_classifier"]

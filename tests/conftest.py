@@ -16,6 +16,7 @@ matplotlib.use("Agg")
 # plain `pip install .`, hence PYTHONSAFEPATH (no implicit current directory).
 _root = os.path.dirname(os.path.dirname(patrec.__file__))
 os.environ["PYTHONPATH"] = os.pathsep.join(
-    filter(None, [_root, os.environ.get("PYTHONPATH")]))
+    filter(None, [_root, os.environ.get("PYTHONPATH")])
+)
 os.environ["PYTHONSAFEPATH"] = "1"
 os.environ["MPLBACKEND"] = "Agg"

@@ -23,6 +23,7 @@ built page would show it.  Exit code 0 when every figure passes, 1 with one line
 problem on standard error otherwise.  ``tests/test_examples.py`` runs it on every
 script.
 """
+
 import argparse
 import pathlib
 import re
@@ -78,10 +79,19 @@ def empty_axes_problems(figure):
     suptitle = getattr(figure, "_suptitle", None)  # get_suptitle() needs matplotlib 3.8
     suptitle = suptitle.get_text() if suptitle is not None else ""
     if not suptitle.strip() and not any(ax.get_title().strip() for ax in axes):
-        problems.append("the figure has no title (neither an Axes title nor a suptitle)")
+        problems.append(
+            "the figure has no title (neither an Axes title nor a suptitle)"
+        )
     for position, ax in enumerate(axes):
-        artists = [*ax.lines, *ax.collections, *ax.images, *ax.patches, *ax.texts,
-                   *ax.tables, *ax.artists]
+        artists = [
+            *ax.lines,
+            *ax.collections,
+            *ax.images,
+            *ax.patches,
+            *ax.texts,
+            *ax.tables,
+            *ax.artists,
+        ]
         if not any(draws_something(artist) for artist in artists):
             name = ax.get_title() or f"Axes {position + 1} of {len(axes)}"
             problems.append(f"empty Axes {name!r}: nothing is drawn on it")
@@ -102,15 +112,18 @@ def run(script, save_dir=None):
     for first_line, code in split_cells(script.read_text(encoding="utf-8")):
         # Blank lines in front keep the script's line numbers in tracebacks.
         exec(compile("\n" * (first_line - 1) + code, str(script), "exec"), namespace)
-        animated = {value._fig for value in namespace.values()
-                    if isinstance(value, Animation)}
+        animated = {
+            value._fig for value in namespace.values() if isinstance(value, Animation)
+        }
         for number in plt.get_fignums():
             figure = plt.figure(number)
             if figure in animated:
                 figure.canvas.draw()  # the first draw runs the animation's first frame
             captured += 1
             where = f"{script.name}, cell at line {first_line}, figure {captured}"
-            problems += [f"{where}: {problem}" for problem in empty_axes_problems(figure)]
+            problems += [
+                f"{where}: {problem}" for problem in empty_axes_problems(figure)
+            ]
             if save_dir is not None:
                 figure.savefig(pathlib.Path(save_dir) / f"{script.stem}_{captured}.png")
         plt.close("all")

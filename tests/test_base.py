@@ -1,4 +1,5 @@
 """The estimator base: parameters, repr, fitted checks, feature names, sklearn bridge."""
+
 import pickle
 import subprocess
 import sys
@@ -40,19 +41,23 @@ def test_not_fitted_error_bridges_to_sklearn_when_loaded():
 
 
 def test_patrec_never_imports_sklearn():
-    code = ("import sys, numpy as np, patrec, patrec.cli, patrec.plotting\n"
-            "c = patrec.MinimumDistanceClassifier().fit([[0], [1]], [0, 1])\n"
-            "c.predict([[2]])\n"
-            "try:\n    patrec.MinimumDistanceClassifier().predict([[0]])\n"
-            "except patrec.NotFittedError: pass\n"
-            "assert not any(m.startswith('sklearn') for m in sys.modules), 'sklearn'\n")
+    code = (
+        "import sys, numpy as np, patrec, patrec.cli, patrec.plotting\n"
+        "c = patrec.MinimumDistanceClassifier().fit([[0], [1]], [0, 1])\n"
+        "c.predict([[2]])\n"
+        "try:\n    patrec.MinimumDistanceClassifier().predict([[0]])\n"
+        "except patrec.NotFittedError: pass\n"
+        "assert not any(m.startswith('sklearn') for m in sys.modules), 'sklearn'\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_n_features_checked_at_predict():
     clf = MinimumDistanceClassifier().fit([[0, 0], [1, 1]], [0, 1])
-    with pytest.raises(ValueError, match="X has 3 features, but MinimumDistanceClassifier "
-                                         "is expecting 2 features"):
+    with pytest.raises(
+        ValueError,
+        match="X has 3 features, but MinimumDistanceClassifier is expecting 2 features",
+    ):
         clf.predict([[0, 0, 0]])
 
 
@@ -86,12 +91,15 @@ def test_sklearn_tools_accept_patrec_estimators():
 
     X, y = load_iris(return_X_y=True)
     assert is_classifier(MinimumDistanceClassifier())
-    scores = cross_val_score(make_pipeline(StandardScaler(), MinimumDistanceClassifier()),
-                             X, y, cv=5)
+    scores = cross_val_score(
+        make_pipeline(StandardScaler(), MinimumDistanceClassifier()), X, y, cv=5
+    )
     assert scores.mean() > 0.8
-    search = GridSearchCV(MinimumDistanceClassifier(random_state=0),
-                          {"n_prototypes": [1, 2], "metric": ["euclidean", "cityblock"]},
-                          cv=3).fit(X, y)
+    search = GridSearchCV(
+        MinimumDistanceClassifier(random_state=0),
+        {"n_prototypes": [1, 2], "metric": ["euclidean", "cityblock"]},
+        cv=3,
+    ).fit(X, y)
     assert search.best_score_ > 0.8
 
 

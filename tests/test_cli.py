@@ -1,4 +1,5 @@
 """The command line, end to end in a subprocess, with its real output parsed."""
+
 import re
 import subprocess
 import sys
@@ -8,14 +9,21 @@ import pytest
 
 from patrec.datasets import load_iris
 
-ROW = re.compile(r"^(?P<name>\S+)\s+(?P<mean>\d\.\d{3}) ± (?P<std>\d\.\d{3})\s+"
-                 r"(?P<fit>[\d.]+)\s+(?P<predict>[\d.]+)$")
+ROW = re.compile(
+    r"^(?P<name>\S+)\s+(?P<mean>\d\.\d{3}) ± (?P<std>\d\.\d{3})\s+"
+    r"(?P<fit>[\d.]+)\s+(?P<predict>[\d.]+)$"
+)
 
 
 def run(*args, cwd=None):
     """Run ``python -m patrec`` (tests/conftest.py points subprocesses at our patrec)."""
-    return subprocess.run([sys.executable, "-m", "patrec", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "patrec", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
 
 
 def table(stdout):
@@ -46,33 +54,60 @@ def test_compare_all_registered_classifiers_on_default_data():
 def test_compare_csv_with_target_column_and_plot(tmp_path):
     X, y = load_iris(return_X_y=True)
     path = tmp_path / "flowers.csv"
-    lines = ["species,a,b,c,d"] + [f"{['x', 'y', 'z'][t]},{','.join(map(str, row))}"
-                                   for row, t in zip(X, y)]
+    lines = ["species,a,b,c,d"] + [
+        f"{['x', 'y', 'z'][t]},{','.join(map(str, row))}" for row, t in zip(X, y)
+    ]
     path.write_text("\n".join(lines) + "\n")
     picture = tmp_path / "regions.png"
-    result = run("compare", "--data", str(path), "--target", "species", "--cv", "3",
-                 "--classifiers", "minimum-distance", "--plot", str(picture), "--seed", "2")
+    result = run(
+        "compare",
+        "--data",
+        str(path),
+        "--target",
+        "species",
+        "--cv",
+        "3",
+        "--classifiers",
+        "minimum-distance",
+        "--plot",
+        str(picture),
+        "--seed",
+        "2",
+    )
     assert result.returncode == 0, result.stderr
     assert "150 samples, 4 features, 3 classes; 3-fold" in result.stdout
     assert picture.stat().st_size > 10_000
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.parametrize("content, args, message", [
-    (None, ["--data", "missing.csv"], "no such file: missing.csv"),
-    ("a,b,label\n1,2,x\n3,4,y\n", ["--target", "nope"], "column 'nope' not found"),
-    ("a,b,label\n1,zz,x\n3,4,y\n", ["--target", "label"], "column 'b' of .* is not numeric"),
-    ("a,b,label\n1,,x\n3,4,y\n", ["--target", "label"], "an empty field at line 2"),
-    ("a,b,label\n1,2,x\n3,4,y\n5,6,x\n7,8,y\n", ["--target", "label"],
-     "has 2 samples, fewer than the 5 folds"),
-    ("a,b,label\n1,2,x\n3,4,x\n", ["--target", "label"], "single class"),
-    ("a,b,label\n1,2\n", ["--target", "label"], "line 2: 2 fields"),
-    ("a,b,label\n1,2,x\n3,4,y\n", ["--target", "lable"],
-     r"column 'lable' not found in data.csv \(did you mean 'label'\?\); columns: a, b, "
-     "label, or a number from 1 to 3"),
-    ("1\n2\n3\n", [], "data.csv has a single column"),
-    ("", [], "data.csv is empty"),
-])
+@pytest.mark.parametrize(
+    "content, args, message",
+    [
+        (None, ["--data", "missing.csv"], "no such file: missing.csv"),
+        ("a,b,label\n1,2,x\n3,4,y\n", ["--target", "nope"], "column 'nope' not found"),
+        (
+            "a,b,label\n1,zz,x\n3,4,y\n",
+            ["--target", "label"],
+            "column 'b' of .* is not numeric",
+        ),
+        ("a,b,label\n1,,x\n3,4,y\n", ["--target", "label"], "an empty field at line 2"),
+        (
+            "a,b,label\n1,2,x\n3,4,y\n5,6,x\n7,8,y\n",
+            ["--target", "label"],
+            "has 2 samples, fewer than the 5 folds",
+        ),
+        ("a,b,label\n1,2,x\n3,4,x\n", ["--target", "label"], "single class"),
+        ("a,b,label\n1,2\n", ["--target", "label"], "line 2: 2 fields"),
+        (
+            "a,b,label\n1,2,x\n3,4,y\n",
+            ["--target", "lable"],
+            r"column 'lable' not found in data.csv \(did you mean 'label'\?\); columns: a, b, "
+            "label, or a number from 1 to 3",
+        ),
+        ("1\n2\n3\n", [], "data.csv has a single column"),
+        ("", [], "data.csv is empty"),
+    ],
+)
 def test_bad_input_gives_one_line_and_exit_code_2(tmp_path, content, args, message):
     if content is not None:
         (tmp_path / "data.csv").write_text(content)
@@ -87,9 +122,21 @@ def test_bad_input_gives_one_line_and_exit_code_2(tmp_path, content, args, messa
 def test_csv_dialects_bom_semicolons_and_integer_labels(tmp_path):
     X, y = load_iris(return_X_y=True)
     body = "\n".join(f"{';'.join(map(str, row))};{10**12 + t}" for row, t in zip(X, y))
-    (tmp_path / "semi.csv").write_bytes(("\ufeffa;b;c;d;label\n" + body).encode("utf-8"))
-    result = run("compare", "--data", "semi.csv", "--target", "label", "--cv", "3",
-                 "--classifiers", "minimum-distance", cwd=tmp_path)
+    (tmp_path / "semi.csv").write_bytes(
+        ("\ufeffa;b;c;d;label\n" + body).encode("utf-8")
+    )
+    result = run(
+        "compare",
+        "--data",
+        "semi.csv",
+        "--target",
+        "label",
+        "--cv",
+        "3",
+        "--classifiers",
+        "minimum-distance",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert "150 samples, 4 features, 3 classes" in result.stdout
 
@@ -102,8 +149,18 @@ def test_a_failing_classifier_is_reported_in_its_row(tmp_path):
     X[y == 1] += 5
     lines = ["a,b,c,target"] + [f"{r[0]},{r[1]},{r[2]},{t}" for r, t in zip(X, y)]
     (tmp_path / "collinear.csv").write_text("\n".join(lines))
-    result = run("compare", "--data", "collinear.csv", "--cv", "3", "--classifiers",
-                 "qda", "minimum-distance", "--no-scale", cwd=tmp_path)
+    result = run(
+        "compare",
+        "--data",
+        "collinear.csv",
+        "--cv",
+        "3",
+        "--classifiers",
+        "qda",
+        "minimum-distance",
+        "--no-scale",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert re.search(r"^qda\s+failed", result.stdout, re.MULTILINE)
     assert "qda: failed: " in result.stdout and "singular" in result.stdout
@@ -129,6 +186,7 @@ def test_console_script_entry_point_matches_module():
 
 # -- the student's awkward files -------------------------------------------------------
 
+
 def _iris_rows(label_names=("setosa", "versicolor", "virginica")):
     X, y = load_iris(return_X_y=True)
     return X, y, [label_names[t] for t in y]
@@ -136,8 +194,9 @@ def _iris_rows(label_names=("setosa", "versicolor", "virginica")):
 
 def write_csv(path, rows, header=None):
     """A CSV file of ``rows`` (sequences of fields), with a header line if given."""
-    lines = ([",".join(header)] if header else []) + [",".join(map(str, row))
-                                                       for row in rows]
+    lines = ([",".join(header)] if header else []) + [
+        ",".join(map(str, row)) for row in rows
+    ]
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -146,37 +205,67 @@ def test_headerless_csv_keeps_every_row_and_says_so(tmp_path, text_labels):
     X, y, names = _iris_rows()
     labels = names if text_labels else y
     write_csv(tmp_path / "iris.data", [[*row, label] for row, label in zip(X, labels)])
-    result = run("compare", "--data", "iris.data", "--classifiers", "fisher-lda",
-                 cwd=tmp_path)
+    result = run(
+        "compare", "--data", "iris.data", "--classifiers", "fisher-lda", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert "150 samples, 4 features, 3 classes" in result.stdout
     assert "no header row" in result.stderr and "--header" in result.stderr
     assert float(table(result.stdout)["fisher-lda"]["mean"]) < 0.05
     # the same with the flag: no guess, no note; the target by its column number
-    result = run("compare", "--data", "iris.data", "--no-header", "--target", "5",
-                 "--classifiers", "fisher-lda", cwd=tmp_path)
+    result = run(
+        "compare",
+        "--data",
+        "iris.data",
+        "--no-header",
+        "--target",
+        "5",
+        "--classifiers",
+        "fisher-lda",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0 and result.stderr == ""
     assert "150 samples, 4 features, 3 classes" in result.stdout
     # --header takes the first row as the names, whatever it holds
-    result = run("compare", "--data", "iris.data", "--header", "--classifiers", "knn",
-                 "--quiet", cwd=tmp_path)
+    result = run(
+        "compare",
+        "--data",
+        "iris.data",
+        "--header",
+        "--classifiers",
+        "knn",
+        "--quiet",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert "149 samples" in result.stdout and result.stderr == ""
 
 
-@pytest.mark.parametrize("text_labels, last_name, note", [
-    (True, "species", ""),
-    # integer classes: a first row of numbers is a header when its value in the target
-    # column appears in no other row (as data it would be a class of one sample)
-    (False, "5", "reading its first row as the header, although it looks like data: "
-                 "its '5' in the target column appears in no other row"),
-])
+@pytest.mark.parametrize(
+    "text_labels, last_name, note",
+    [
+        (True, "species", ""),
+        # integer classes: a first row of numbers is a header when its value in the target
+        # column appears in no other row (as data it would be a class of one sample)
+        (
+            False,
+            "5",
+            "reading its first row as the header, although it looks like data: "
+            "its '5' in the target column appears in no other row",
+        ),
+    ],
+)
 def test_a_header_of_numbers_is_still_a_header(tmp_path, text_labels, last_name, note):
     X, y, names = _iris_rows()
     labels = names if text_labels else y
-    write_csv(tmp_path / "spectra.csv", [[*row, label] for row, label in zip(X, labels)],
-              header=["400", "500", "600", "700", last_name])
-    result = run("compare", "--data", "spectra.csv", "--classifiers", "knn", cwd=tmp_path)
+    write_csv(
+        tmp_path / "spectra.csv",
+        [[*row, label] for row, label in zip(X, labels)],
+        header=["400", "500", "600", "700", last_name],
+    )
+    result = run(
+        "compare", "--data", "spectra.csv", "--classifiers", "knn", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert "150 samples, 4 features, 3 classes" in result.stdout
     assert note in result.stderr and (note or result.stderr == "")
@@ -184,9 +273,17 @@ def test_a_header_of_numbers_is_still_a_header(tmp_path, text_labels, last_name,
 
 def test_continuous_target_names_the_column_that_holds_the_classes(tmp_path):
     X, _, labels = _iris_rows()
-    write_csv(tmp_path / "flowers.csv", [[*r[:3], label, r[3]] for r, label in zip(X, labels)],
-              header=["sepal_length", "sepal_width", "petal_length", "species",
-                      "petal_width"])
+    write_csv(
+        tmp_path / "flowers.csv",
+        [[*r[:3], label, r[3]] for r, label in zip(X, labels)],
+        header=[
+            "sepal_length",
+            "sepal_width",
+            "petal_length",
+            "species",
+            "petal_width",
+        ],
+    )
     result = run("compare", "--data", "flowers.csv", cwd=tmp_path)
     assert result.returncode == 2
     message = result.stderr.strip()
@@ -194,16 +291,27 @@ def test_continuous_target_names_the_column_that_holds_the_classes(tmp_path):
     assert "'petal_width'" in message and "measurements, not classes" in message
     assert "--target 'species'" in message
     assert "folds" not in message  # not the old, useless advice to lower --cv
-    result = run("compare", "--data", "flowers.csv", "--target", "species",
-                 "--classifiers", "qda", cwd=tmp_path)
+    result = run(
+        "compare",
+        "--data",
+        "flowers.csv",
+        "--target",
+        "species",
+        "--classifiers",
+        "qda",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert "150 samples, 4 features, 3 classes" in result.stdout
 
 
 def test_identifier_like_integer_target_is_not_blamed_on_the_folds(tmp_path):
     X, _, _ = _iris_rows()
-    write_csv(tmp_path / "ids.csv", [[*r, i] for i, r in enumerate(X)],
-              header=["a", "b", "c", "d", "id"])
+    write_csv(
+        tmp_path / "ids.csv",
+        [[*r, i] for i, r in enumerate(X)],
+        header=["a", "b", "c", "d", "id"],
+    )
     result = run("compare", "--data", "ids.csv", cwd=tmp_path)
     assert result.returncode == 2
     assert "150 distinct values in 150 rows" in result.stderr
@@ -212,8 +320,11 @@ def test_identifier_like_integer_target_is_not_blamed_on_the_folds(tmp_path):
 
 def test_text_target_in_a_feature_position_suggests_it(tmp_path):
     X, _, labels = _iris_rows()
-    write_csv(tmp_path / "first.csv", [[label, *r] for r, label in zip(X, labels)],
-              header=["species", "a", "b", "c", "d"])
+    write_csv(
+        tmp_path / "first.csv",
+        [[label, *r] for r, label in zip(X, labels)],
+        header=["species", "a", "b", "c", "d"],
+    )
     result = run("compare", "--data", "first.csv", "--target", "d", cwd=tmp_path)
     assert result.returncode == 2
     assert "measurements, not classes" in result.stderr and "'species'" in result.stderr
@@ -221,19 +332,41 @@ def test_text_target_in_a_feature_position_suggests_it(tmp_path):
 
 def test_two_features_plot_uses_their_names_errors_and_data_set_name(tmp_path):
     X, _, labels = _iris_rows()
-    write_csv(tmp_path / "petals.csv", [[r[2], r[3], label] for r, label in zip(X, labels)],
-              header=["petal_length", "petal_width", "species"])
-    result = run("compare", "--data", "petals.csv", "--classifiers", "knn", "qda",
-                 "--plot", "regions.png", cwd=tmp_path)
+    write_csv(
+        tmp_path / "petals.csv",
+        [[r[2], r[3], label] for r, label in zip(X, labels)],
+        header=["petal_length", "petal_width", "species"],
+    )
+    result = run(
+        "compare",
+        "--data",
+        "petals.csv",
+        "--classifiers",
+        "knn",
+        "qda",
+        "--plot",
+        "regions.png",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "regions.png").read_bytes()[:4] == b"\x89PNG"
     # the figure itself, drawn in this process with the same code, checked element-wise
-    figure, out = draw_figure(["--data", str(tmp_path / "petals.csv"), "--classifiers",
-                               "knn", "qda", "--plot", str(tmp_path / "again.png")])
+    figure, out = draw_figure(
+        [
+            "--data",
+            str(tmp_path / "petals.csv"),
+            "--classifiers",
+            "knn",
+            "qda",
+            "--plot",
+            str(tmp_path / "again.png"),
+        ]
+    )
     rows = table(out)
     axes = [ax for ax in figure.axes if ax.get_visible()]
     assert [ax.get_title() for ax in axes] == [
-        f"{name}: CV error {float(rows[name]['mean']):.3f}" for name in ("knn", "qda")]
+        f"{name}: CV error {float(rows[name]['mean']):.3f}" for name in ("knn", "qda")
+    ]
     assert {ax.get_xlabel() for ax in axes} == {"petal_length"}
     assert {ax.get_ylabel() for ax in axes} == {"petal_width"}
     assert figure._suptitle.get_text().startswith("petals.csv (150 samples)")
@@ -270,11 +403,23 @@ def test_a_classifier_that_cannot_fit_the_plane_gets_a_short_note(tmp_path):
     y = np.repeat([0, 1], 30)
     X[y == 1] += 2
     X[y == 0, 1] = 1.0  # constant within class 0: QDA refuses, here and in the table
-    write_csv(tmp_path / "flat.csv", [[*r, "ab"[t]] for r, t in zip(X, y)],
-              header=["width", "height", "kind"])
-    figure, out = draw_figure(["--data", str(tmp_path / "flat.csv"), "--no-scale",
-                               "--classifiers", "qda", "knn", "--plot",
-                               str(tmp_path / "flat.png")])
+    write_csv(
+        tmp_path / "flat.csv",
+        [[*r, "ab"[t]] for r, t in zip(X, y)],
+        header=["width", "height", "kind"],
+    )
+    figure, out = draw_figure(
+        [
+            "--data",
+            str(tmp_path / "flat.csv"),
+            "--no-scale",
+            "--classifiers",
+            "qda",
+            "knn",
+            "--plot",
+            str(tmp_path / "flat.png"),
+        ]
+    )
     failed, knn = figure.axes[:2]
     assert failed.get_title() == "qda: failed" and not failed.axison
     note = failed.texts[0].get_text()
@@ -283,8 +428,9 @@ def test_a_classifier_that_cannot_fit_the_plane_gets_a_short_note(tmp_path):
     # the legend moves to the first panel that has regions
     assert failed.get_legend() is None
     assert [t.get_text() for t in knn.get_legend().get_texts()] == ["a", "b"]
-    assert re.search(r"^qda: failed: The covariance matrix of class 'a' is singular",
-                     out, re.M)
+    assert re.search(
+        r"^qda: failed: The covariance matrix of class 'a' is singular", out, re.M
+    )
     __import__("matplotlib.pyplot").pyplot.close(figure)
 
 
@@ -299,15 +445,22 @@ def test_did_you_mean_for_classifier_names():
 def test_help_never_breaks_a_name_at_its_hyphen():
     from patrec.registry import classifier_names
 
-    result = subprocess.run([sys.executable, "-m", "patrec", "compare", "--help"],
-                            capture_output=True, text=True, timeout=60,
-                            env={**__import__("os").environ, "COLUMNS": "60"})
+    result = subprocess.run(
+        [sys.executable, "-m", "patrec", "compare", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**__import__("os").environ, "COLUMNS": "60"},
+    )
     assert result.returncode == 0
     words = result.stdout.split()
     for name in classifier_names():
         assert any(name in word for word in words), name
-    assert not any(line.rstrip().endswith("-") for line in result.stdout.splitlines()
-                   if not line.strip().startswith("-"))
+    assert not any(
+        line.rstrip().endswith("-")
+        for line in result.stdout.splitlines()
+        if not line.strip().startswith("-")
+    )
     assert "--no-header" in result.stdout and "--quiet" in result.stdout
 
 
@@ -337,16 +490,27 @@ def test_warnings_of_a_classifier_are_summarised_under_the_table(tmp_path):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 2))
     y = np.repeat([0, 1], 30)
-    write_csv(tmp_path / "noise.csv", [[*r, t] for r, t in zip(X, y)],
-              header=["a", "b", "target"])
+    write_csv(
+        tmp_path / "noise.csv",
+        [[*r, t] for r, t in zip(X, y)],
+        header=["a", "b", "target"],
+    )
     import io
 
     from patrec import cli, registry
 
     # a classifier that always warns: softmax stopped after one iteration
     args = cli.build_parser().parse_args(
-        ["compare", "--data", str(tmp_path / "noise.csv"), "--classifiers", "softmax",
-         "--cv", "3"])
+        [
+            "compare",
+            "--data",
+            str(tmp_path / "noise.csv"),
+            "--classifiers",
+            "softmax",
+            "--cv",
+            "3",
+        ]
+    )
     original = cli.make_classifier
     cli.make_classifier = lambda name, seed: registry.get_classifier(name)(max_iter=1)
     try:
@@ -354,8 +518,11 @@ def test_warnings_of_a_classifier_are_summarised_under_the_table(tmp_path):
         cli.compare(args, out=out, err=io.StringIO())
     finally:
         cli.make_classifier = original
-    assert re.search(r"^softmax: warning \(3 times\): ConvergenceWarning: L-BFGS stopped",
-                     out.getvalue(), re.MULTILINE), out.getvalue()
+    assert re.search(
+        r"^softmax: warning \(3 times\): ConvergenceWarning: L-BFGS stopped",
+        out.getvalue(),
+        re.MULTILINE,
+    ), out.getvalue()
 
 
 def test_error_messages_show_plain_numbers(tmp_path):
@@ -367,19 +534,40 @@ def test_error_messages_show_plain_numbers(tmp_path):
 
 # -- review of issue 11: more awkward files ----------------------------------------------
 
-@pytest.mark.parametrize("content, message", [
-    ("a,b,label\n1,2,x\n3,4,\n5,6,y\n", "the target column 'label' of data.csv has no "
-     "class at line 3: every sample needs one"),
-    ("a,b,label\n1,2,0\n3,4,nan\n5,6,1\n", "has no class at line 3"),
-    ("a,b,label\n1,NA,x\n3,4,y\n", "'NA' at line 2; missing values are not supported"),
-    ("a,b,label\n1,,x\n3,4,y\n", "an empty field at line 2; missing values are not"),
-    ("a;b;label\n1,5;2;x\n3;4;y\n", "'1,5' at line 2; it looks like a number with a "
-     "decimal comma"),
-    ("a,b,label\n1,2,x\n3,inf,y\n", r"column 'b' of data.csv holds an infinite value "
-     r"\('inf'\) at line 3"),
-    ("a,b,label\n1,2,x\nnan,4,y\n", r"column 'a' of data.csv holds a missing value "
-     r"\('nan'\) at line 3"),
-])
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (
+            "a,b,label\n1,2,x\n3,4,\n5,6,y\n",
+            "the target column 'label' of data.csv has no "
+            "class at line 3: every sample needs one",
+        ),
+        ("a,b,label\n1,2,0\n3,4,nan\n5,6,1\n", "has no class at line 3"),
+        (
+            "a,b,label\n1,NA,x\n3,4,y\n",
+            "'NA' at line 2; missing values are not supported",
+        ),
+        (
+            "a,b,label\n1,,x\n3,4,y\n",
+            "an empty field at line 2; missing values are not",
+        ),
+        (
+            "a;b;label\n1,5;2;x\n3;4;y\n",
+            "'1,5' at line 2; it looks like a number with a decimal comma",
+        ),
+        (
+            "a,b,label\n1,2,x\n3,inf,y\n",
+            r"column 'b' of data.csv holds an infinite value "
+            r"\('inf'\) at line 3",
+        ),
+        (
+            "a,b,label\n1,2,x\nnan,4,y\n",
+            r"column 'a' of data.csv holds a missing value "
+            r"\('nan'\) at line 3",
+        ),
+    ],
+)
 def test_missing_values_and_decimal_commas_are_named(tmp_path, content, message):
     (tmp_path / "data.csv").write_text(content)
     result = run("compare", "--data", "data.csv", "--cv", "2", cwd=tmp_path)
@@ -392,8 +580,11 @@ def test_missing_values_and_decimal_commas_are_named(tmp_path, content, message)
 
 def test_a_delimiter_at_the_end_of_every_line_adds_no_column(tmp_path):
     X, _, labels = _iris_rows()
-    write_csv(tmp_path / "excel.csv", [[*r, label, ""] for r, label in zip(X, labels)],
-              header=["a", "b", "c", "d", "species", ""])
+    write_csv(
+        tmp_path / "excel.csv",
+        [[*r, label, ""] for r, label in zip(X, labels)],
+        header=["a", "b", "c", "d", "species", ""],
+    )
     result = run("compare", "--data", "excel.csv", "--classifiers", "knn", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "150 samples, 4 features, 3 classes" in result.stdout
@@ -401,20 +592,42 @@ def test_a_delimiter_at_the_end_of_every_line_adds_no_column(tmp_path):
 
 def test_a_header_of_numbers_by_target_number_or_name(tmp_path):
     X, y, _ = _iris_rows()
-    write_csv(tmp_path / "numbers.csv", [[*r, t] for r, t in zip(X, y)],
-              header=["1", "2", "3", "4", "5"])
+    write_csv(
+        tmp_path / "numbers.csv",
+        [[*r, t] for r, t in zip(X, y)],
+        header=["1", "2", "3", "4", "5"],
+    )
     # the target by its column number, and by a name found in the first row
     for target in ("5", "4"):
-        result = run("compare", "--data", "numbers.csv", "--target", target,
-                     "--classifiers", "knn", cwd=tmp_path)
+        result = run(
+            "compare",
+            "--data",
+            "numbers.csv",
+            "--target",
+            target,
+            "--classifiers",
+            "knn",
+            cwd=tmp_path,
+        )
         if target == "5":
             assert "150 samples, 4 features, 3 classes" in result.stdout, result.stderr
         else:  # column 4 holds measurements: refused as a target, header or not
             assert result.returncode == 2 and "measurements" in result.stderr
-    write_csv(tmp_path / "named.csv", [[*r, t] for r, t in zip(X, y)],
-              header=["1", "2", "3", "4", "label"])
-    result = run("compare", "--data", "named.csv", "--target", "label", "--classifiers",
-                 "knn", cwd=tmp_path)
+    write_csv(
+        tmp_path / "named.csv",
+        [[*r, t] for r, t in zip(X, y)],
+        header=["1", "2", "3", "4", "label"],
+    )
+    result = run(
+        "compare",
+        "--data",
+        "named.csv",
+        "--target",
+        "label",
+        "--classifiers",
+        "knn",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert "150 samples" in result.stdout and result.stderr == ""
     # header-less files whose first label repeats keep every row, as before
@@ -426,11 +639,15 @@ def test_a_header_of_numbers_by_target_number_or_name(tmp_path):
 def test_unreadable_names_and_files_get_a_hint(tmp_path):
     result = run("compare", "--data", "irs", cwd=tmp_path)
     assert result.returncode == 2
-    assert "no such file: irs (did you mean the bundled data set 'iris'?)" in result.stderr
+    assert (
+        "no such file: irs (did you mean the bundled data set 'iris'?)" in result.stderr
+    )
     (tmp_path / "latin.csv").write_bytes("a,b,espèce\n1,2,x\n".encode("latin-1"))
     result = run("compare", "--data", "latin.csv", cwd=tmp_path)
     assert result.returncode == 2
-    assert "is not UTF-8 text (byte 0xe8 at position 7); save it as UTF-8" in result.stderr
+    assert (
+        "is not UTF-8 text (byte 0xe8 at position 7); save it as UTF-8" in result.stderr
+    )
 
 
 def test_plot_format_is_checked_before_the_work_and_a_bare_name_gets_png(tmp_path):
@@ -445,11 +662,22 @@ def test_plot_format_is_checked_before_the_work_and_a_bare_name_gets_png(tmp_pat
 
 def test_one_feature_plot_draws_bands_along_that_feature(tmp_path):
     X, _, labels = _iris_rows()
-    write_csv(tmp_path / "petal.csv", [[r[2], label] for r, label in zip(X, labels)],
-              header=["petal_length", "species"])
-    figure, out = draw_figure(["--data", str(tmp_path / "petal.csv"), "--classifiers",
-                               "qda", "minimum-distance", "--plot",
-                               str(tmp_path / "petal.png")])
+    write_csv(
+        tmp_path / "petal.csv",
+        [[r[2], label] for r, label in zip(X, labels)],
+        header=["petal_length", "species"],
+    )
+    figure, out = draw_figure(
+        [
+            "--data",
+            str(tmp_path / "petal.csv"),
+            "--classifiers",
+            "qda",
+            "minimum-distance",
+            "--plot",
+            str(tmp_path / "petal.png"),
+        ]
+    )
     assert "150 samples, 1 feature, 3 classes" in out
     assert "single feature" in figure._suptitle.get_text()
     assert "principal" not in figure._suptitle.get_text()
@@ -463,8 +691,9 @@ def test_one_feature_plot_draws_bands_along_that_feature(tmp_path):
     # the prototypes are the class means of petal_length, drawn on the axis
     stars = nearest.collections[-1].get_offsets()
     X_all, y_all = load_iris(return_X_y=True)
-    assert np.allclose(sorted(stars[:, 0]),
-                       sorted(X_all[y_all == k, 2].mean() for k in range(3)))
+    assert np.allclose(
+        sorted(stars[:, 0]), sorted(X_all[y_all == k, 2].mean() for k in range(3))
+    )
     assert np.all(stars[:, 1] == 0)
     __import__("matplotlib.pyplot").pyplot.close(figure)
 
@@ -479,9 +708,12 @@ def test_warnings_that_differ_only_in_their_numbers_are_one_line(tmp_path):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for mistakes in (97, 120, 105):
-            warnings.warn(f"reached max_epochs=100 still making {mistakes} mistakes; "
-                          "tol=1e-06", ConvergenceWarning)
-        warnings.warn("something else", UserWarning)
+            warnings.warn(
+                f"reached max_epochs=100 still making {mistakes} mistakes; tol=1e-06",
+                ConvergenceWarning,
+                stacklevel=1,
+            )
+        warnings.warn("something else", UserWarning, stacklevel=1)
     assert cli._summarise(caught) == {
         "ConvergenceWarning: reached max_epochs=100 still making 97..120 mistakes; "
         "tol=1e-06": 3,
@@ -491,16 +723,34 @@ def test_warnings_that_differ_only_in_their_numbers_are_one_line(tmp_path):
     rng = np.random.default_rng(0)
     X = 100 * rng.normal(size=(90, 2))
     y = np.repeat([0, 1, 2], 30)
-    write_csv(tmp_path / "noise.csv", [[*r, t] for r, t in zip(X, y)],
-              header=["a", "b", "target"])
+    write_csv(
+        tmp_path / "noise.csv",
+        [[*r, t] for r, t in zip(X, y)],
+        header=["a", "b", "target"],
+    )
     args = cli.build_parser().parse_args(
-        ["compare", "--data", str(tmp_path / "noise.csv"), "--classifiers",
-         "linear-machine", "--cv", "3", "--no-scale"])
+        [
+            "compare",
+            "--data",
+            str(tmp_path / "noise.csv"),
+            "--classifiers",
+            "linear-machine",
+            "--cv",
+            "3",
+            "--no-scale",
+        ]
+    )
     out = io.StringIO()
     cli.compare(args, out=out, err=io.StringIO())
-    notes = [line for line in out.getvalue().splitlines()
-             if line.startswith("linear-machine: warning")]
+    notes = [
+        line
+        for line in out.getvalue().splitlines()
+        if line.startswith("linear-machine: warning")
+    ]
     assert len(notes) == 1, notes
-    assert re.match(r"linear-machine: warning \(3 times\): ConvergenceWarning: "
-                    r"LinearMachine reached max_epochs=\d+ still making \d+\.\.\d+ "
-                    r"mistakes", notes[0]), notes
+    assert re.match(
+        r"linear-machine: warning \(3 times\): ConvergenceWarning: "
+        r"LinearMachine reached max_epochs=\d+ still making \d+\.\.\d+ "
+        r"mistakes",
+        notes[0],
+    ), notes

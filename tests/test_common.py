@@ -1,4 +1,5 @@
 """scikit-learn's estimator checks, run over every classifier in the registry."""
+
 import pickle
 
 import numpy as np
@@ -14,17 +15,26 @@ ESTIMATORS = [get_classifier(name)() for name in classifier_names()]
 # check and three sample-weight checks fit on data with collinear or constant features
 # within a class (or 3 samples for 30 features), where QDA without regularisation must
 # (and does) refuse the singular class covariances.
-CHECK_PARAMS = {("QDA", check): {"reg_param": 0.1} for check in (
-    "check_array_api_input", "check_sample_weights_shape",
-    "check_sample_weights_not_overwritten",
-    "check_sample_weight_equivalence_on_dense_data")}
+CHECK_PARAMS = {
+    ("QDA", check): {"reg_param": 0.1}
+    for check in (
+        "check_array_api_input",
+        "check_sample_weights_shape",
+        "check_sample_weights_not_overwritten",
+        "check_sample_weight_equivalence_on_dense_data",
+    )
+}
 
 # Checks that fail by design, with the reason (each class's Notes say the same).
-_SCALED_STEPS = ("sample_weight scales the steps of the error-correcting rule; an "
-                 "integer weight is not the same as visiting repeated samples one by one")
+_SCALED_STEPS = (
+    "sample_weight scales the steps of the error-correcting rule; an "
+    "integer weight is not the same as visiting repeated samples one by one"
+)
 EXPECTED_FAILURES = {
-    name: {"check_sample_weight_equivalence_on_dense_data": _SCALED_STEPS,
-           "check_sample_weight_equivalence_on_sparse_data": _SCALED_STEPS}
+    name: {
+        "check_sample_weight_equivalence_on_dense_data": _SCALED_STEPS,
+        "check_sample_weight_equivalence_on_sparse_data": _SCALED_STEPS,
+    }
     for name in ("Perceptron", "LinearMachine", "MulticlassSVM")
 }
 

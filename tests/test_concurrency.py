@@ -1,6 +1,7 @@
 """Threads and persistence: every registered classifier predicts the same from several
 threads at once, round-trips through pickle and joblib, and the long compiled loops
 release the GIL."""
+
 import io
 import pickle
 import threading
@@ -81,8 +82,9 @@ def test_pickled_knn_is_no_larger_than_its_data_and_tree(algorithm):
     index = clf._index if hasattr(clf, "_index") else None
     tree_bytes = 0
     if isinstance(index, BranchBoundTree):
-        tree_bytes = sum(a.nbytes for a in index._tree_arrays()
-                         if isinstance(a, np.ndarray))
+        tree_bytes = sum(
+            a.nbytes for a in index._tree_arrays() if isinstance(a, np.ndarray)
+        )
         size = len(pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
         assert size <= X.nbytes + tree_bytes + 4096, (size, X.nbytes, tree_bytes)
     size = len(pickle.dumps(clf, protocol=pickle.HIGHEST_PROTOCOL))
@@ -93,6 +95,7 @@ def _gil_free_share(call, at_least=0.25):
     """How much a Python loop in this thread gets done while ``call`` runs in another
     thread (repeated until ``at_least`` seconds have passed, however fast the
     machine), relative to the same loop alone: near 0 when ``call`` holds the GIL."""
+
     def spin(seconds):
         count, end = 0, time.perf_counter() + seconds
         while time.perf_counter() < end:
@@ -139,14 +142,16 @@ def _long_calls():
         "brute (GEMM)": lambda: brute.query(queries[:500], k=5),
         "brute (direct)": lambda: direct.query(queries[:2000], k=5),
         "tree": lambda: tree.query(tree_queries, k=5),
-        "pairwise": lambda: pairwise_distances(queries[:1000], train[:20_000],
-                                               metric="cityblock"),
+        "pairwise": lambda: pairwise_distances(
+            queries[:1000], train[:20_000], metric="cityblock"
+        ),
         "qda": lambda: qda.predict_proba(big),
     }
 
 
-@pytest.mark.parametrize("kernel", ["brute (GEMM)", "brute (direct)", "tree",
-                                    "pairwise", "qda"])
+@pytest.mark.parametrize(
+    "kernel", ["brute (GEMM)", "brute (direct)", "tree", "pairwise", "qda"]
+)
 def test_long_compiled_loops_release_the_gil(kernel):
     """While a long kernel runs in one thread, a Python loop in another keeps going.
 
@@ -155,5 +160,7 @@ def test_long_compiled_loops_release_the_gil(kernel):
     kernel on a busy machine (about 1/2 of its solo speed)."""
     call = _long_calls()[kernel]
     share, elapsed = _gil_free_share(call)
-    print(f"{kernel}: {elapsed:.2f} s, Python loop alongside at {share:.0%} of its solo speed")
+    print(
+        f"{kernel}: {elapsed:.2f} s, Python loop alongside at {share:.0%} of its solo speed"
+    )
     assert share > 0.15, (share, elapsed)

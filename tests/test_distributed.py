@@ -1,5 +1,6 @@
 """Past one process: prediction over dask.array blocks, dask-ml's ParallelPostFit, and
 exact k-NN over a training set sharded on the workers of a LocalCluster."""
+
 import pickle
 
 import numpy as np
@@ -19,9 +20,12 @@ pytestmark = pytest.mark.filterwarnings("ignore::patrec.exceptions.ConvergenceWa
 @pytest.fixture(scope="module")
 def client():
     # two worker processes, one thread each: small, and a real process boundary
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         yield client
 
 
@@ -34,26 +38,35 @@ def _tied_data(n=6000, n_features=3, seed=0, dtype=np.float64):
     return X, y, queries
 
 
-@pytest.mark.parametrize("params, chunk, dtype", [
-    ({"n_neighbors": 7}, 1500, np.float64),
-    ({"n_neighbors": 1}, 1000, np.float32),
-    ({"n_neighbors": 12, "weights": "distance"}, 2500, np.float64),
-    ({"n_neighbors": 5, "metric": "cityblock", "algorithm": "bnb"}, 3000, np.float64),
-    ({"n_neighbors": 5, "algorithm": "brute"}, 3000, np.float64),
-])
+@pytest.mark.parametrize(
+    "params, chunk, dtype",
+    [
+        ({"n_neighbors": 7}, 1500, np.float64),
+        ({"n_neighbors": 1}, 1000, np.float32),
+        ({"n_neighbors": 12, "weights": "distance"}, 2500, np.float64),
+        (
+            {"n_neighbors": 5, "metric": "cityblock", "algorithm": "bnb"},
+            3000,
+            np.float64,
+        ),
+        ({"n_neighbors": 5, "algorithm": "brute"}, 3000, np.float64),
+    ],
+)
 def test_sharded_knn_equals_one_process(client, params, chunk, dtype):
     X, y, queries = _tied_data(dtype=dtype)
     reference = KNeighborsClassifier(**params).fit(X, y)
     sharded = ShardedKNeighborsClassifier(**params).fit(
-        da.from_array(X, chunks=(chunk, -1)), da.from_array(y, chunks=chunk))
+        da.from_array(X, chunks=(chunk, -1)), da.from_array(y, chunks=chunk)
+    )
     assert sharded.n_shards_ == -(-len(X) // chunk)
     np.testing.assert_array_equal(sharded.shard_offsets_[-1], len(X))
     expected = reference.kneighbors(queries)
     got = sharded.kneighbors(queries)
     np.testing.assert_array_equal(got[1], expected[1])
     np.testing.assert_array_equal(got[0], expected[0])
-    np.testing.assert_array_equal(sharded.predict_proba(queries),
-                                  reference.predict_proba(queries))
+    np.testing.assert_array_equal(
+        sharded.predict_proba(queries), reference.predict_proba(queries)
+    )
     np.testing.assert_array_equal(sharded.predict(queries), reference.predict(queries))
     np.testing.assert_array_equal(sharded.classes_, reference.classes_)
 
@@ -65,15 +78,18 @@ def test_each_shard_builds_what_auto_chooses_for_its_size(client):
     # shards of 4500 rows in 4-D: the tree; shards of 500 rows: brute force (at
     # 1000 rows the k-d tree and brute force cost about the same)
     sharded = ShardedKNeighborsClassifier().fit(
-        da.from_array(X[:9000], chunks=(4500, 4)), y[:9000])
+        da.from_array(X[:9000], chunks=(4500, 4)), y[:9000]
+    )
     assert sharded.shard_algorithms_ == ["bnb", "bnb"]
-    small = ShardedKNeighborsClassifier().fit(da.from_array(X[:1500], chunks=(500, 4)),
-                                              y[:1500])
+    small = ShardedKNeighborsClassifier().fit(
+        da.from_array(X[:1500], chunks=(500, 4)), y[:1500]
+    )
     assert small.shard_algorithms_ == ["brute"] * 3
     queries = rng.normal(size=(200, 4))
     np.testing.assert_array_equal(
         sharded.kneighbors(queries)[1],
-        KNeighborsClassifier().fit(X[:9000], y[:9000]).kneighbors(queries)[1])
+        KNeighborsClassifier().fit(X[:9000], y[:9000]).kneighbors(queries)[1],
+    )
 
 
 def test_sharded_knn_refuses_what_it_cannot_do(client):
@@ -94,8 +110,10 @@ def test_sharded_knn_refuses_what_it_cannot_do(client):
     with pytest.raises(ValueError, match="NaN"):
         ShardedKNeighborsClassifier().fit(da.from_array(bad, chunks=(200, -1)), y)
     # a failed refit leaves the fitted model in place
-    np.testing.assert_array_equal(sharded.kneighbors(queries)[1],
-                                  KNeighborsClassifier().fit(X, y).kneighbors(queries)[1])
+    np.testing.assert_array_equal(
+        sharded.kneighbors(queries)[1],
+        KNeighborsClassifier().fit(X, y).kneighbors(queries)[1],
+    )
 
 
 def _fitted(name):
@@ -120,9 +138,12 @@ def test_predict_over_dask_blocks_equals_one_process(client, name):
         if hasattr(clf, method):
             expected = getattr(clf, method)(queries)
             chunks = (X.chunks[0],) + expected.shape[1:]
-            got = X.map_blocks(getattr(clf, method), dtype=expected.dtype,
-                               chunks=chunks, drop_axis=None if expected.ndim == 2
-                               else 1)
+            got = X.map_blocks(
+                getattr(clf, method),
+                dtype=expected.dtype,
+                chunks=chunks,
+                drop_axis=None if expected.ndim == 2 else 1,
+            )
             np.testing.assert_array_equal(got.compute(), expected)
 
 
@@ -135,5 +156,6 @@ def test_dask_ml_parallel_post_fit(client, name):
     wrapped = wrappers.ParallelPostFit(estimator=clf)
     np.testing.assert_array_equal(wrapped.predict(X).compute(), clf.predict(queries))
     if hasattr(clf, "predict_proba"):
-        np.testing.assert_array_equal(wrapped.predict_proba(X).compute(),
-                                      clf.predict_proba(queries))
+        np.testing.assert_array_equal(
+            wrapped.predict_proba(X).compute(), clf.predict_proba(queries)
+        )

@@ -9,6 +9,7 @@ object.
   arguments); every compiled module must have a stub.
 - ``docs/api.rst`` must mention every name the public modules export.
 """
+
 import doctest
 import importlib
 import importlib.machinery
@@ -35,15 +36,27 @@ def _all_modules():
 
 
 MODULES = _all_modules()
-PUBLIC_MODULES = [name for name in MODULES
-                  if not any(part.startswith("_") for part in name.split("."))]
+PUBLIC_MODULES = [
+    name
+    for name in MODULES
+    if not any(part.startswith("_") for part in name.split("."))
+]
 
 # Public modules whose names are plumbing rather than algorithms: their docstrings
 # need no Examples section (everything else public must show one).
 NO_EXAMPLES_NEEDED = {
-    "patrec", "patrec.base", "patrec.cli", "patrec.exceptions", "patrec.registry",
-    "patrec.datasets", "patrec.discriminant", "patrec.linear", "patrec.neighbors",
-    "patrec.piecewise", "patrec.neighbors.search", "patrec.neighbors.editing",
+    "patrec",
+    "patrec.base",
+    "patrec.cli",
+    "patrec.exceptions",
+    "patrec.registry",
+    "patrec.datasets",
+    "patrec.discriminant",
+    "patrec.linear",
+    "patrec.neighbors",
+    "patrec.piecewise",
+    "patrec.neighbors.search",
+    "patrec.neighbors.editing",
     "patrec.plotting",
 }
 
@@ -58,10 +71,15 @@ def _import(name):
 
 
 def test_the_walk_finds_the_chapters():
-    assert {"patrec.linear.perceptron", "patrec.neighbors.search.tree",
-            "patrec.piecewise.minimum_distance", "patrec.model_selection",
-            "patrec.plotting", "patrec.discriminant.quadratic",
-            "patrec.datasets._base"} <= set(MODULES)
+    assert {
+        "patrec.linear.perceptron",
+        "patrec.neighbors.search.tree",
+        "patrec.piecewise.minimum_distance",
+        "patrec.model_selection",
+        "patrec.plotting",
+        "patrec.discriminant.quadratic",
+        "patrec.datasets._base",
+    } <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -72,14 +90,20 @@ def test_docstring_examples_run(name):
 
     module = _import(name)
     try:
-        result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE,
-                                 report=True, verbose=False)
+        result = doctest.testmod(
+            module, optionflags=doctest.NORMALIZE_WHITESPACE, report=True, verbose=False
+        )
     finally:
         plt.close("all")
     assert result.failed == 0, f"{result.failed} docstring example(s) of {name} failed"
-    if name in PUBLIC_MODULES and name not in NO_EXAMPLES_NEEDED \
-            and getattr(module, "__all__", None):
-        assert result.attempted > 0, f"{name} exports {module.__all__} but shows no Examples"
+    if (
+        name in PUBLIC_MODULES
+        and name not in NO_EXAMPLES_NEEDED
+        and getattr(module, "__all__", None)
+    ):
+        assert result.attempted > 0, (
+            f"{name} exports {module.__all__} but shows no Examples"
+        )
 
 
 def _compiled_modules():
@@ -96,8 +120,11 @@ def _compiled_modules():
 def test_every_compiled_module_has_a_stub():
     compiled = _compiled_modules()
     assert compiled, f"no compiled modules found under {PACKAGE_DIR}"
-    missing = [name for name in compiled
-               if not (PACKAGE_DIR.parent / (name.replace(".", "/") + ".pyi")).is_file()]
+    missing = [
+        name
+        for name in compiled
+        if not (PACKAGE_DIR.parent / (name.replace(".", "/") + ".pyi")).is_file()
+    ]
     assert not missing, f"compiled modules without a .pyi stub: {missing}"
 
 
@@ -108,9 +135,20 @@ def test_stubs_match_the_compiled_modules(tmp_path):
     allowlist.write_text("patrec\\..*\\.__test__\npatrec\\..*\\.__pyx_capi__\n")
     env = dict(os.environ, PYTHONPATH=str(PACKAGE_DIR.parent), MYPYPATH="")
     result = subprocess.run(
-        [sys.executable, "-m", "mypy.stubtest", "--allowlist", str(allowlist),
-         *_compiled_modules()],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "mypy.stubtest",
+            "--allowlist",
+            str(allowlist),
+            *_compiled_modules(),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
 
 
@@ -128,21 +166,31 @@ def _exported_names():
 
 def test_the_api_reference_names_every_public_object():
     text = API_PAGE.read_text(encoding="utf-8")
-    listed = {line.strip().rsplit(".", 1)[-1] for line in text.splitlines()
-              if line.startswith("   ") and line.strip() and not line.strip().startswith(":")}
+    listed = {
+        line.strip().rsplit(".", 1)[-1]
+        for line in text.splitlines()
+        if line.startswith("   ") and line.strip() and not line.strip().startswith(":")
+    }
     missing = [name for name in _exported_names() if name not in listed]
     assert not missing, f"docs/api.rst does not list {missing}"
 
 
 # The hand-written pages only (not what a docs build generates beside them).
 BUILT = {"_build", "generated", "auto_examples", "gen_modules", "_templates"}
-DOC_PAGES = sorted(page for page in API_PAGE.parent.rglob("*.rst")
-                   if not BUILT & set(page.relative_to(API_PAGE.parent).parts))
+DOC_PAGES = sorted(
+    page
+    for page in API_PAGE.parent.rglob("*.rst")
+    if not BUILT & set(page.relative_to(API_PAGE.parent).parts)
+)
 
 
-@pytest.mark.parametrize("page", [p for p in DOC_PAGES if ">>> " in p.read_text("utf-8")],
-                         ids=lambda p: str(p.relative_to(API_PAGE.parent)))
+@pytest.mark.parametrize(
+    "page",
+    [p for p in DOC_PAGES if ">>> " in p.read_text("utf-8")],
+    ids=lambda p: str(p.relative_to(API_PAGE.parent)),
+)
 def test_the_guide_examples_run(page):
-    result = doctest.testfile(str(page), module_relative=False,
-                              optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testfile(
+        str(page), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
+    )
     assert result.failed == 0, f"{result.failed} example(s) of {page.name} failed"

@@ -5,6 +5,7 @@ which executes it cell by cell and captures the figures at the end of each cell,
 sphinx-gallery does; a figure drawn across two cells, or any panel left empty, fails.
 The selected scripts run side by side, one per core.
 """
+
 import concurrent.futures
 import importlib.util
 import os
@@ -28,24 +29,35 @@ def _load_runner():
 
 runner = _load_runner()
 
+
 def _script_param(script):
     return pytest.param(script, id=f"{script.parent.name}/{script.name}")
 
 
 def _run_script(script, folder):
-    return subprocess.run([sys.executable, str(RUNNER), str(script)], cwd=folder,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(RUNNER), str(script)],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
 def gallery_runs(request, tmp_path_factory):
     """The runner's result for every script selected in this session, started at once
     on a pool of one worker per core (each in its own temporary folder)."""
-    selected = [item.callspec.params["script"] for item in request.session.items
-                if item.originalname == "test_example_runs_and_every_figure_has_content"]
+    selected = [
+        item.callspec.params["script"]
+        for item in request.session.items
+        if item.originalname == "test_example_runs_and_every_figure_has_content"
+    ]
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        futures = {script: pool.submit(_run_script, script, tmp_path_factory.mktemp("run"))
-                   for script in selected}
+        futures = {
+            script: pool.submit(_run_script, script, tmp_path_factory.mktemp("run"))
+            for script in selected
+        }
         yield futures
         for future in futures.values():
             future.cancel()
@@ -67,12 +79,14 @@ def test_every_example_has_a_titled_docstring():
     for script in EXAMPLES:
         first = runner.split_cells(script.read_text(encoding="utf-8"))[0][1]
         lines = [line.strip() for line in first.strip().splitlines()]
-        assert lines[0] == '"""' and set(lines[1]) == {"="} and set(lines[3]) == {"="}, \
-            f"{script.name}: the docstring must open with a ==== title block"
+        assert (
+            lines[0] == '"""' and set(lines[1]) == {"="} and set(lines[3]) == {"="}
+        ), f"{script.name}: the docstring must open with a ==== title block"
 
 
 # The check itself: an empty panel, a figure without a title and a figure split across
 # cells must all be caught.
+
 
 def _figure(n_axes=2):
     import matplotlib.pyplot as plt
@@ -107,12 +121,16 @@ def test_an_empty_panel_fails():
     plt.close(figure)
 
 
-@pytest.mark.parametrize("draw", [
-    lambda ax: ax.plot([], []),
-    lambda ax: ax.scatter([], []),
-    lambda ax: ax.text(0.5, 0.5, "  "),
-    lambda ax: ax.plot([0, 1], [0, 1])[0].set_visible(False),
-], ids=["empty line", "empty scatter", "blank text", "hidden line"])
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda ax: ax.plot([], []),
+        lambda ax: ax.scatter([], []),
+        lambda ax: ax.text(0.5, 0.5, "  "),
+        lambda ax: ax.plot([0, 1], [0, 1])[0].set_visible(False),
+    ],
+    ids=["empty line", "empty scatter", "blank text", "hidden line"],
+)
 def test_artists_without_ink_do_not_count(draw):
     import matplotlib.pyplot as plt
 
@@ -130,7 +148,8 @@ def test_hidden_panels_are_not_checked_but_a_figure_needs_a_title():
     axes[0].plot([0, 1], [0, 1])
     axes[1].set_visible(False)
     assert runner.empty_axes_problems(figure) == [
-        "the figure has no title (neither an Axes title nor a suptitle)"]
+        "the figure has no title (neither an Axes title nor a suptitle)"
+    ]
     figure.suptitle("titled")
     assert runner.empty_axes_problems(figure) == []
     plt.close(figure)
@@ -159,8 +178,11 @@ def test_a_figure_split_across_cells_fails(tmp_path):
 def test_cells_are_cut_where_sphinx_gallery_cuts_them():
     source = '"""doc"""\nA = 1\n# %%\nB = 2\n' + "#" * 20 + "\nC = 3\n#%%\nD = 4\n"
     assert runner.split_cells(source) == [
-        (1, '"""doc"""\nA = 1\n'), (3, "# %%\nB = 2\n"), (5, "#" * 20 + "\nC = 3\n"),
-        (7, "#%%\nD = 4\n")]
+        (1, '"""doc"""\nA = 1\n'),
+        (3, "# %%\nB = 2\n"),
+        (5, "#" * 20 + "\nC = 3\n"),
+        (7, "#%%\nD = 4\n"),
+    ]
 
 
 def test_an_animated_figure_is_checked_on_its_first_frame(tmp_path):
@@ -179,7 +201,8 @@ def test_an_animated_figure_is_checked_on_its_first_frame(tmp_path):
     )
     assert runner.run(script) == []
     # An init_func that leaves the panel empty shows an empty first frame.
-    script.write_text(script.read_text().replace(
-        "frames=5)", "frames=5, init_func=lambda: (line,))"))
+    script.write_text(
+        script.read_text().replace("frames=5)", "frames=5, init_func=lambda: (line,))")
+    )
     problems = runner.run(script)
     assert len(problems) == 1 and "empty Axes" in problems[0], problems

@@ -7,6 +7,7 @@ cycle.  Within a folder this means the imports run one way, from the modules tha
 use to the modules they use.  The import of a module's parent packages that Python
 makes implicitly is not an edge: only what the code names.
 """
+
 import ast
 import pathlib
 import re
@@ -15,8 +16,9 @@ import patrec
 
 PACKAGE_DIR = pathlib.Path(patrec.__file__).parent
 SOURCES = (".py", ".pyx", ".pxd")
-CIMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+cimport\s+(.+)|cimport\s+([\w.]+))",
-                     re.MULTILINE)
+CIMPORT = re.compile(
+    r"^\s*(?:from\s+([\w.]+)\s+cimport\s+(.+)|cimport\s+([\w.]+))", re.MULTILINE
+)
 
 
 def _module_name(path):
@@ -56,7 +58,11 @@ def _imports_of_python(name, path):
             targets |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = (
+                    package.rsplit(".", node.level - 1)[0]
+                    if node.level > 1
+                    else package
+                )
                 base = f"{base}.{node.module}" if node.module else base
             else:
                 base = node.module
@@ -81,9 +87,14 @@ def _import_graph():
     for name, paths in MODULES.items():
         edges = set()
         for path in paths:
-            edges |= (_imports_of_python(name, path) if path.suffix == ".py"
-                      else _imports_of_cython(path))
-        graph[name] = {target for target in edges if target in MODULES and target != name}
+            edges |= (
+                _imports_of_python(name, path)
+                if path.suffix == ".py"
+                else _imports_of_cython(path)
+            )
+        graph[name] = {
+            target for target in edges if target in MODULES and target != name
+        }
     return graph
 
 
@@ -96,7 +107,7 @@ def _cycle(graph):
         stack.append(node)
         for target in sorted(graph[node]):
             if state.get(target) == "open":
-                return stack[stack.index(target):] + [target]
+                return stack[stack.index(target) :] + [target]
             if target not in state:
                 found = visit(target)
                 if found:
@@ -116,9 +127,14 @@ def _cycle(graph):
 def test_the_graph_sees_the_imports():
     graph = _import_graph()
     assert "patrec.neighbors.search._index" in graph["patrec.neighbors.search.tree"]
-    assert "patrec.neighbors.search._distances" in graph["patrec.neighbors.editing._condense"]
+    assert (
+        "patrec.neighbors.search._distances"
+        in graph["patrec.neighbors.editing._condense"]
+    )
     assert "patrec.neighbors.search._heap" in graph["patrec.neighbors.search._bnb_tree"]
-    assert "patrec.linear" in graph["patrec.plotting.regions"]  # a function-level import
+    assert (
+        "patrec.linear" in graph["patrec.plotting.regions"]
+    )  # a function-level import
 
 
 def test_no_import_circle():

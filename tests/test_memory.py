@@ -1,5 +1,6 @@
 """Repeated fit and predict leave no memory behind (compiled buffers freed, no
 reference cycles that keep arrays alive)."""
+
 import gc
 import tracemalloc
 

@@ -28,8 +28,9 @@ def test_folds_deterministic_and_checked():
 
 def test_cross_validate_matches_manual_loop():
     X, y = load_iris(return_X_y=True)
-    result = cross_validate(MinimumDistanceClassifier(), X, y, cv=5, random_state=0,
-                            scale=False)
+    result = cross_validate(
+        MinimumDistanceClassifier(), X, y, cv=5, random_state=0, scale=False
+    )
     errors = []
     for train, test in stratified_kfold(y, 5, random_state=0):
         clf = MinimumDistanceClassifier().fit(X[train], y[train])

@@ -1,4 +1,5 @@
 """patrec._parallel: the row ranges cover every row once, errors come back."""
+
 import threading
 import time
 

@@ -7,6 +7,7 @@ a prediction, a score, the text written to standard error.  Parameters that only
 change the speed are listed apart, must say so in their documentation and must
 leave every answer unchanged.
 """
+
 import contextlib
 import io
 import warnings
@@ -22,37 +23,77 @@ MAHALANOBIS = {"metric": "mahalanobis", "metric_params": {"VI": np.eye(4)}}
 
 # name -> {parameter: (other value, setting in which it applies)}
 VARIATIONS = {
-    "Perceptron": {"averaged": True, "learning_rate": 0.5, "margin": 1.0,
-                   "max_epochs": 1, "random_state": 1, "shuffle": False},
-    "LinearMachine": {"averaged": True, "learning_rate": 0.5, "margin": 1.0,
-                      "max_epochs": 1, "random_state": 1, "shuffle": False,
-                      "update": "all"},
-    "MulticlassSVM": {"alpha": 0.1, "averaged": False, "max_epochs": 2,
-                      "random_state": 1, "shuffle": False},
+    "Perceptron": {
+        "averaged": True,
+        "learning_rate": 0.5,
+        "margin": 1.0,
+        "max_epochs": 1,
+        "random_state": 1,
+        "shuffle": False,
+    },
+    "LinearMachine": {
+        "averaged": True,
+        "learning_rate": 0.5,
+        "margin": 1.0,
+        "max_epochs": 1,
+        "random_state": 1,
+        "shuffle": False,
+        "update": "all",
+    },
+    "MulticlassSVM": {
+        "alpha": 0.1,
+        "averaged": False,
+        "max_epochs": 2,
+        "random_state": 1,
+        "shuffle": False,
+    },
     "SoftmaxRegression": {"C": 0.01, "fit_intercept": False, "max_iter": 2, "tol": 0.5},
     "OneVsAll": {"estimator": PERCEPTRON, "normalize": False},
     "AllPairs": {"decision": "vote", "estimator": PERCEPTRON, "normalize": False},
-    "OutputCodes": {"code": "all-pairs", "decoding": "hamming", "estimator": PERCEPTRON,
-                    "loss": "exp",
-                    "random_state": (1, {"code": "dense-random"}),
-                    "code_size": (3.0, {"code": "dense-random"})},
+    "OutputCodes": {
+        "code": "all-pairs",
+        "decoding": "hamming",
+        "estimator": PERCEPTRON,
+        "loss": "exp",
+        "random_state": (1, {"code": "dense-random"}),
+        "code_size": (3.0, {"code": "dense-random"}),
+    },
     "MinimumDistanceClassifier": {
-        "metric": "cityblock", "n_prototypes": 2,
+        "metric": "cityblock",
+        "n_prototypes": 2,
         "metric_params": ({"VI": np.diag([1.0, 4.0, 1.0, 9.0])}, MAHALANOBIS),
         "p": (1, {"metric": "minkowski"}),
-        "random_state": (1, {"n_prototypes": 3})},
-    "PiecewiseLinearClassifier": {"averaged": True, "init": "zeros", "learning_rate": 0.5,
-                                  "margin": 1.0, "max_epochs": 1, "n_subclasses": 3,
-                                  "random_state": 1, "shuffle": False},
-    "FisherLDA": {"n_components": 1, "priors": [0.5, 0.25, 0.25], "solver": "eigen",
-                  "shrinkage": (0.5, {"solver": "eigen"}), "tol": 0.5},
+        "random_state": (1, {"n_prototypes": 3}),
+    },
+    "PiecewiseLinearClassifier": {
+        "averaged": True,
+        "init": "zeros",
+        "learning_rate": 0.5,
+        "margin": 1.0,
+        "max_epochs": 1,
+        "n_subclasses": 3,
+        "random_state": 1,
+        "shuffle": False,
+    },
+    "FisherLDA": {
+        "n_components": 1,
+        "priors": [0.5, 0.25, 0.25],
+        "solver": "eigen",
+        "shrinkage": (0.5, {"solver": "eigen"}),
+        "tol": 0.5,
+    },
     "QDA": {"priors": [0.5, 0.25, 0.25], "reg_param": 0.5, "store_covariance": True},
     "KNeighborsClassifier": {
-        "algorithm": "bnb", "metric": "cityblock", "n_neighbors": 1, "p": 1,
-        "weights": "distance", "reject_threshold": 0.9,
+        "algorithm": "bnb",
+        "metric": "cityblock",
+        "n_neighbors": 1,
+        "p": 1,
+        "weights": "distance",
+        "reject_threshold": 0.9,
         "reject_label": (99, {"reject_threshold": 0.9}),
         "leaf_size": (8, {"algorithm": "bnb"}),
-        "metric_params": ({"VI": np.diag([1.0, 4.0, 1.0, 9.0])}, MAHALANOBIS)},
+        "metric_params": ({"VI": np.diag([1.0, 4.0, 1.0, 9.0])}, MAHALANOBIS),
+    },
 }
 # parameters any estimator may have, with the value that must show an effect
 GENERIC = {"verbose": 1, "random_state": 1, "record_history": True}
@@ -87,7 +128,11 @@ def fingerprint(cls, params, X, y, probe):
         seen["stderr"] = err.getvalue()
     for name, value in vars(model).items():
         if name.endswith("_") and not name.startswith("_"):
-            if isinstance(value, (list, tuple)) and value and hasattr(value[0], "get_params"):
+            if (
+                isinstance(value, (list, tuple))
+                and value
+                and hasattr(value[0], "get_params")
+            ):
                 value = [vars(inner).get("coef_", repr(inner)) for inner in value]
             seen[name] = value
     index = getattr(model, "_index", None)
@@ -103,7 +148,8 @@ def same(a, b):
         x, y = a[key], b[key]
         try:
             if np.asarray(x).shape != np.asarray(y).shape or not np.array_equal(
-                    np.asarray(x), np.asarray(y)):
+                np.asarray(x), np.asarray(y)
+            ):
                 return False
         except (TypeError, ValueError):
             if repr(x) != repr(y):
@@ -125,8 +171,10 @@ def test_every_parameter_changes_something(cls, param, data):
     if param in SPEED_ONLY:
         doc = cls.__doc__.split(f"    {param} :", 1)[1].split("\n    ", 2)
         assert SPEED_ONLY[param] in " ".join(doc[:2]), f"{param} must say what it does"
-        assert same(fingerprint(cls, base, X, y, probe),
-                    fingerprint(cls, {**base, param: 2}, X, y, probe))
+        assert same(
+            fingerprint(cls, base, X, y, probe),
+            fingerprint(cls, {**base, param: 2}, X, y, probe),
+        )
         return
     table = VARIATIONS.get(cls.__name__, {})
     if param in table:
@@ -134,12 +182,16 @@ def test_every_parameter_changes_something(cls, param, data):
     elif param in GENERIC:
         variation = GENERIC[param]
     else:
-        pytest.fail(f"{cls.__name__}.{param}: no variation known; add one to VARIATIONS "
-                    "(a value and the setting in which the parameter acts)")
+        pytest.fail(
+            f"{cls.__name__}.{param}: no variation known; add one to VARIATIONS "
+            "(a value and the setting in which the parameter acts)"
+        )
     value, context = variation if isinstance(variation, tuple) else (variation, {})
     baseline = {**base, **context}
     varied = {**baseline, param: value}
-    assert not same(fingerprint(cls, baseline, X, y, probe),
-                    fingerprint(cls, varied, X, y, probe)), (
+    assert not same(
+        fingerprint(cls, baseline, X, y, probe), fingerprint(cls, varied, X, y, probe)
+    ), (
         f"{cls.__name__}({param}={value!r}) fitted the same model as the default "
-        f"in the setting {context}: the parameter is ignored")
+        f"in the setting {context}: the parameter is ignored"
+    )

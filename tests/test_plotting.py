@@ -1,4 +1,5 @@
 """plot_decision_regions: check what was drawn, not only that nothing raised."""
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -13,7 +14,11 @@ from patrec.plotting import plot_decision_regions
 def fitted():
     X, y = make_gaussian_classes([[0, 0], [5, 0], [0, 5]], 0.5, 20, random_state=0)
     labels = np.array(["a", "b", "c"])[y]
-    return MinimumDistanceClassifier(n_prototypes=2, random_state=0).fit(X, labels), X, labels
+    return (
+        MinimumDistanceClassifier(n_prototypes=2, random_state=0).fit(X, labels),
+        X,
+        labels,
+    )
 
 
 def test_regions_samples_and_prototypes_drawn(fitted):
@@ -31,10 +36,14 @@ def test_regions_samples_and_prototypes_drawn(fitted):
     np.testing.assert_allclose(contour.levels, [-0.5, 0.5, 1.5, 2.5, 3.5])
     assert not any(len(path.vertices) for path in contour.get_paths()[3:])
     colours = [to_rgba(c) for c in plt.get_cmap("tab10").colors[:3]]
-    for label, collection, colour in zip(clf.classes_, scatters[:3], colours):
+    for collection, colour in zip(scatters[:3], colours):
         np.testing.assert_allclose(collection.get_facecolor()[0], colour)
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b", "c",
-                                                                   "prototypes"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "a",
+        "b",
+        "c",
+        "prototypes",
+    ]
     x0, x1 = ax.get_xlim()
     assert x0 < X[:, 0].min() and x1 > X[:, 0].max()
     plt.close(fig)
@@ -72,8 +81,9 @@ def test_works_for_a_scikit_learn_classifier_with_object_labels():
     clf = KNeighborsClassifier(n_neighbors=3).fit(X, labels)
     fig, ax = plt.subplots()
     plot_decision_regions(clf, X, labels, ax=ax, resolution=20)
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == [str(c) for c in
-                                                                   clf.classes_]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        str(c) for c in clf.classes_
+    ]
     plt.close(fig)
 
 
@@ -97,14 +107,20 @@ def test_reject_region_has_its_own_colour_and_legend_entry():
     from patrec.plotting.regions import REJECT_COLOUR
 
     rng = np.random.default_rng(0)
-    X = np.vstack([rng.normal([0, 0], 1.0, (150, 2)), rng.normal([2, 1.5], 1.0, (150, 2))])
+    X = np.vstack(
+        [rng.normal([0, 0], 1.0, (150, 2)), rng.normal([2, 1.5], 1.0, (150, 2))]
+    )
     y = np.repeat([0, 1], 150)  # integer classes: the reject label -1 is an integer too
     clf = KNeighborsClassifier(n_neighbors=15, reject_threshold=0.8).fit(X, y)
     fig, ax = plt.subplots()
-    plot_decision_regions(clf, X, y, ax=ax, resolution=60,
-                          class_names={0: "circle", 1: "square"})
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["circle", "square",
-                                                                   "rejected"]
+    plot_decision_regions(
+        clf, X, y, ax=ax, resolution=60, class_names={0: "circle", 1: "square"}
+    )
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "circle",
+        "square",
+        "rejected",
+    ]
     contour = next(c for c in ax.get_children() if hasattr(c, "levels"))
     assert len(contour.allsegs[2])  # the reject level is filled
     pixels = _pixels(fig)
@@ -123,8 +139,11 @@ def test_reject_label_among_string_classes():
     clf = KNeighborsClassifier(n_neighbors=9, reject_threshold=0.9).fit(X, labels)
     fig, ax = plt.subplots()
     plot_decision_regions(clf, X, labels, ax=ax, resolution=40)
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["ham", "spam",
-                                                                   "rejected"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "ham",
+        "spam",
+        "rejected",
+    ]
     plt.close(fig)
 
 
@@ -158,10 +177,19 @@ def test_class_names_replace_codes_in_the_legend(fitted):
     codes = np.searchsorted(clf.classes_, clf.predict(X))
     coded = MinimumDistanceClassifier().fit(X, codes)
     fig, ax = plt.subplots()
-    plot_decision_regions(coded, X, codes, ax=ax, resolution=20,
-                          class_names=["setosa", "versicolor", "virginica"])
+    plot_decision_regions(
+        coded,
+        X,
+        codes,
+        ax=ax,
+        resolution=20,
+        class_names=["setosa", "versicolor", "virginica"],
+    )
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "setosa", "versicolor", "virginica"]
+        "setosa",
+        "versicolor",
+        "virginica",
+    ]
     # no samples given: the legend names the regions
     ax.clear()
     plot_decision_regions(coded, X, ax=ax, resolution=20, class_names=["p", "q", "r"])
@@ -176,8 +204,9 @@ def test_any_classifier_with_predict_even_without_classes():
 
     X = np.array([[-1.0, 0.0], [1.0, 0.0], [-2.0, 1.0], [2.0, 1.0]])
     fig, ax = plt.subplots()
-    plot_decision_regions(Halfplane(), X, ["left", "right", "left", "right"], ax=ax,
-                          resolution=20)
+    plot_decision_regions(
+        Halfplane(), X, ["left", "right", "left", "right"], ax=ax, resolution=20
+    )
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["left", "right"]
     with pytest.raises(TypeError, match="with predict"):
         plot_decision_regions(object(), X)
@@ -197,8 +226,9 @@ def test_one_vs_all_claims():
     assert hatches == {"....", "xxxx"}
     fig, ax = plt.subplots()
     with pytest.raises(ValueError, match="claims=True .* OneVsAll"):
-        plot_decision_regions(MinimumDistanceClassifier().fit(X, y), X, y, ax=ax,
-                              claims=True)
+        plot_decision_regions(
+            MinimumDistanceClassifier().fit(X, y), X, y, ax=ax, claims=True
+        )
     assert not ax.collections  # refused before anything was drawn
     plt.close("all")
 

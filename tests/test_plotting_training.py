@@ -1,4 +1,5 @@
 """plot_history, animate_training and plot_search: check what they draw."""
+
 import warnings
 
 import matplotlib.pyplot as plt
@@ -6,8 +7,7 @@ import numpy as np
 import pytest
 from matplotlib.patches import Polygon
 
-from patrec import (LinearMachine, MulticlassSVM, Perceptron,
-                    PiecewiseLinearClassifier)
+from patrec import LinearMachine, MulticlassSVM, Perceptron, PiecewiseLinearClassifier
 from patrec.exceptions import ConvergenceWarning
 from patrec.neighbors import BranchBoundTree
 from patrec.plotting import animate_training, plot_history, plot_search
@@ -36,6 +36,7 @@ def codes_of(clf, y):
 
 # -- plot_history ----------------------------------------------------------------------
 
+
 def test_history_bars_and_training_error(three):
     X, y = three
     clf = LinearMachine(record_history=True, random_state=0).fit(X, y)
@@ -43,8 +44,9 @@ def test_history_bars_and_training_error(three):
     assert plot_history(clf, X, y, ax=ax) is ax
     heights = [bar.get_height() for bar in ax.patches]
     assert heights == clf.mistakes_.tolist()
-    assert [bar.get_x() + bar.get_width() / 2 for bar in ax.patches] == \
-        list(range(1, clf.n_iter_ + 1))
+    assert [bar.get_x() + bar.get_width() / 2 for bar in ax.patches] == list(
+        range(1, clf.n_iter_ + 1)
+    )
     line = ax.right_ax.get_lines()[0]
     errors = line.get_ydata()
     assert list(line.get_xdata()) == list(range(clf.n_iter_ + 1))
@@ -56,16 +58,22 @@ def test_history_bars_and_training_error(three):
     assert texts == ["corrections in the epoch", "training error"]
 
 
-@pytest.mark.parametrize("clf", [
-    Perceptron(random_state=0), PiecewiseLinearClassifier(2, random_state=0),
-    MulticlassSVM(averaged=False, random_state=0, max_epochs=5),
-], ids=repr)
+@pytest.mark.parametrize(
+    "clf",
+    [
+        Perceptron(random_state=0),
+        PiecewiseLinearClassifier(2, random_state=0),
+        MulticlassSVM(averaged=False, random_state=0, max_epochs=5),
+    ],
+    ids=repr,
+)
 def test_history_error_of_each_epoch_matches_the_model(three, clf):
     X, y = three
     clf.set_params(record_history="weights").fit(X, y)
     ax = plot_history(clf, X, y)
-    assert ax.right_ax.get_lines()[0].get_ydata()[-1] == \
-        pytest.approx(np.mean(clf.predict(X) != y))
+    assert ax.right_ax.get_lines()[0].get_ydata()[-1] == pytest.approx(
+        np.mean(clf.predict(X) != y)
+    )
 
 
 def test_history_without_data_or_recording(three):
@@ -79,11 +87,13 @@ def test_history_without_data_or_recording(three):
     with pytest.raises(ValueError, match="both X and y"):
         plot_history(clf, X)
     from patrec import SoftmaxRegression
+
     with pytest.raises(ValueError, match="error-correcting learner"):
         plot_history(SoftmaxRegression().fit(X, y))
 
 
 # -- animate_training -------------------------------------------------------------------
+
 
 def draw(animation, frame):
     animation._func(frame)  # FuncAnimation's drawing function, one frame
@@ -94,13 +104,17 @@ def region_codes(animation):
     return np.asarray(animation._fig.axes[0].images[0].get_array())
 
 
-@pytest.mark.parametrize("clf", [
-    LinearMachine(random_state=0),
-    LinearMachine(update="all", random_state=1),
-    Perceptron(random_state=0),
-    PiecewiseLinearClassifier(2, random_state=0, max_epochs=10),
-    MulticlassSVM(averaged=False, alpha=0.01, max_epochs=3, random_state=0),
-], ids=repr)
+@pytest.mark.parametrize(
+    "clf",
+    [
+        LinearMachine(random_state=0),
+        LinearMachine(update="all", random_state=1),
+        Perceptron(random_state=0),
+        PiecewiseLinearClassifier(2, random_state=0, max_epochs=10),
+        MulticlassSVM(averaged=False, alpha=0.01, max_epochs=3, random_state=0),
+    ],
+    ids=repr,
+)
 def test_last_frame_is_the_trained_classifier(three, clf):
     X, y = three
     clf.set_params(record_history=True).fit(X, y)
@@ -127,8 +141,10 @@ def test_one_frame_per_correction_rings_the_sample(three):
         draw(animation, frame)
         ring = ax.collections[-1]
         np.testing.assert_array_equal(ring.get_offsets(), X[[rows[index]["sample"]]])
-        assert f"sample {rows[index]['sample']} ({y[rows[index]['sample']]})" in \
-            ax.get_title()
+        assert (
+            f"sample {rows[index]['sample']} ({y[rows[index]['sample']]})"
+            in ax.get_title()
+        )
     draw(animation, 0)
     assert "initial weights" in ax.get_title()
     assert len(ax.collections[-1].get_offsets()) == 0
@@ -153,7 +169,9 @@ def test_animation_bad_input(three):
     light = LinearMachine(record_history="weights", random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="not 'weights'"):
         animate_training(light, X, y, by="correction")
-    assert len(animate_training(light, X, y, resolution=10).frames_) == light.n_iter_ + 1
+    assert (
+        len(animate_training(light, X, y, resolution=10).frames_) == light.n_iter_ + 1
+    )
     clf = LinearMachine(record_history=True, random_state=0).fit(np.hstack([X, X]), y)
     with pytest.raises(ValueError, match="2-D data"):
         animate_training(clf, np.hstack([X, X]), y)
@@ -163,12 +181,14 @@ def test_animation_bad_input(three):
 
 # -- plot_search ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("metric", ["euclidean", "cityblock", "chebyshev"])
 @pytest.mark.parametrize("partition", ["kd", "kmeans"])
 def test_search_picture_draws_the_explanation(metric, partition):
     X = np.random.default_rng(1).uniform(size=(500, 2))
-    tree = BranchBoundTree(X, metric=metric, partition=partition, leaf_size=12,
-                           random_state=0)
+    tree = BranchBoundTree(
+        X, metric=metric, partition=partition, leaf_size=12, random_state=0
+    )
     x = np.array([0.4, 0.6])
     fig, ax = plt.subplots()
     assert plot_search(tree, x, k=2, ax=ax) is ax
@@ -178,8 +198,7 @@ def test_search_picture_draws_the_explanation(metric, partition):
     balls = [p for p in ax.patches if isinstance(p, Polygon)]
     # every entered node but the root, every pruned node, and B around the query
     boxed = steps.pruned_by_box["node"]
-    assert len(balls) == (len(steps.entered) - 1 + len(steps.pruned) + len(boxed)
-                          + 1)
+    assert len(balls) == (len(steps.entered) - 1 + len(steps.pruned) + len(boxed) + 1)
     assert partition == "kd" or len(boxed) == 0
     # the boxes pruned by the box rule (k-d partition), drawn dotted
     dotted = [p for p in balls if p.get_linestyle() == ":" and p.get_fill()]
@@ -194,22 +213,28 @@ def test_search_picture_draws_the_explanation(metric, partition):
         vertices = patch.get_xy()
         centre = tree._centers[node]
         reach = {"euclidean": 2, "cityblock": 1, "chebyshev": np.inf}[metric]
-        np.testing.assert_allclose(np.linalg.norm(vertices - centre, ord=reach, axis=1),
-                                   tree._radius[node], rtol=1e-9)
+        np.testing.assert_allclose(
+            np.linalg.norm(vertices - centre, ord=reach, axis=1),
+            tree._radius[node],
+            rtol=1e-9,
+        )
     grey, measured, skipped, stars, query = ax.collections
     seen = steps.distance_evaluations["sample"]
     np.testing.assert_allclose(measured.get_offsets(), X[seen[seen >= 0]])
-    np.testing.assert_allclose(skipped.get_offsets().reshape(-1, 2),
-                               X[steps.skipped["sample"]].reshape(-1, 2))
+    np.testing.assert_allclose(
+        skipped.get_offsets().reshape(-1, 2), X[steps.skipped["sample"]].reshape(-1, 2)
+    )
     np.testing.assert_allclose(stars.get_offsets(), X[indices[0]])
     np.testing.assert_allclose(query.get_offsets(), [x])
     n_means = int(np.sum(steps.distance_evaluations["sample"] == -1))
     n_boxes = int(np.sum(steps.distance_evaluations["sample"] == -2))
     assert (n_boxes > 0) == (partition == "kd")
     boxes = f", {n_boxes} to boxes" if n_boxes else ""
-    assert ax.get_title() == (f"Branch and bound: {counts[0]} distances for 500 samples\n"
-                              f"({counts[0] - n_means - n_boxes} to samples, {n_means} "
-                              f"to node means{boxes})")
+    assert ax.get_title() == (
+        f"Branch and bound: {counts[0]} distances for 500 samples\n"
+        f"({counts[0] - n_means - n_boxes} to samples, {n_means} "
+        f"to node means{boxes})"
+    )
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels[1] == f"node pruned by rule 1 ({len(steps.pruned)})"
     if len(boxed):
@@ -220,8 +245,9 @@ def test_search_picture_refuses_what_it_cannot_draw():
     X = np.random.default_rng(1).uniform(size=(100, 3))
     with pytest.raises(ValueError, match="2-D trees"):
         plot_search(BranchBoundTree(X), X[0])
-    tree = BranchBoundTree(X[:, :2], metric="mahalanobis",
-                           metric_params={"VI": np.eye(2)})
+    tree = BranchBoundTree(
+        X[:, :2], metric="mahalanobis", metric_params={"VI": np.eye(2)}
+    )
     with pytest.raises(ValueError, match="mahalanobis"):
         plot_search(tree, X[0, :2])
 
@@ -239,8 +265,9 @@ def test_docstring_examples_run(module):
 def test_history_error_needs_the_training_features(three):
     X, y = three
     clf = LinearMachine(record_history=True, random_state=0).fit(X, y)
-    with pytest.raises(ValueError, match="X has 3 features; LinearMachine was trained "
-                                         "on 2"):
+    with pytest.raises(
+        ValueError, match="X has 3 features; LinearMachine was trained on 2"
+    ):
         plot_history(clf, np.hstack([X, X[:, :1]]), y)
 
 

@@ -1,6 +1,8 @@
 """Property-based tests (hypothesis): invariants that must hold for any input."""
+
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy.spatial.distance import cdist
 
@@ -20,21 +22,30 @@ def two_samples(draw):
 
 
 @settings(max_examples=150, deadline=None)
-@given(two_samples(), st.sampled_from(["euclidean", "sqeuclidean", "cityblock",
-                                       "chebyshev", "minkowski"]))
+@given(
+    two_samples(),
+    st.sampled_from(
+        ["euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski"]
+    ),
+)
 def test_pairwise_distances_match_scipy(samples, metric):
     X, Y = samples
     kwargs, scipy_kwargs = ({"p": 3}, {"p": 3}) if metric == "minkowski" else ({}, {})
     D = pairwise_distances(X, Y, metric, **kwargs)
     expected = cdist(X, Y, metric, **scipy_kwargs)
-    np.testing.assert_allclose(D, expected, rtol=1e-9, atol=1e-9 * max(1, expected.max()))
+    np.testing.assert_allclose(
+        D, expected, rtol=1e-9, atol=1e-9 * max(1, expected.max())
+    )
     assert (D >= 0).all()
 
 
 @settings(max_examples=60, deadline=None)
-@given(arrays(np.float64, st.tuples(st.integers(4, 30), st.integers(1, 4)),
-              elements=finite),
-       st.integers(0, 2 ** 16))
+@given(
+    arrays(
+        np.float64, st.tuples(st.integers(4, 30), st.integers(1, 4)), elements=finite
+    ),
+    st.integers(0, 2**16),
+)
 def test_minimum_distance_predicts_the_class_of_the_nearest_mean(X, seed):
     y = np.random.default_rng(seed).integers(0, 2, size=len(X))
     y[:2] = [0, 1]
@@ -47,8 +58,11 @@ def test_minimum_distance_predicts_the_class_of_the_nearest_mean(X, seed):
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.sampled_from("abc"), min_size=6, max_size=60), st.integers(2, 5),
-       st.integers(0, 1000))
+@given(
+    st.lists(st.sampled_from("abc"), min_size=6, max_size=60),
+    st.integers(2, 5),
+    st.integers(0, 1000),
+)
 def test_stratified_folds_partition_the_samples(labels, n_splits, seed):
     y = np.array(labels)
     if np.unique(y, return_counts=True)[1].min() < n_splits:

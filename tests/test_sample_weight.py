@@ -4,10 +4,11 @@ Softmax regression, Fisher LDA, QDA and the minimum-distance classifier define t
 weighted estimates so that a weight of w counts a sample exactly w times: the fitted
 model equals the one fitted on ``np.repeat(X, w, axis=0)``.
 """
+
 import numpy as np
 import pytest
 
-from patrec import FisherLDA, MinimumDistanceClassifier, QDA, SoftmaxRegression
+from patrec import QDA, FisherLDA, MinimumDistanceClassifier, SoftmaxRegression
 from patrec.linear.softmax import SoftmaxObjective
 
 WEIGHTED = [SoftmaxRegression, FisherLDA, QDA, MinimumDistanceClassifier]
@@ -17,7 +18,9 @@ WEIGHTED = [SoftmaxRegression, FisherLDA, QDA, MinimumDistanceClassifier]
 def data():
     rng = np.random.default_rng(0)
     means = np.array([[0.0, 0.0, 0.0], [2.0, 1.0, 0.0], [0.0, 2.5, 1.0]])
-    X = np.vstack([m + rng.normal(size=(25, 3)) @ np.diag([1.0, 0.7, 1.3]) for m in means])
+    X = np.vstack(
+        [m + rng.normal(size=(25, 3)) @ np.diag([1.0, 0.7, 1.3]) for m in means]
+    )
     y = np.repeat(["a", "b", "c"], 25)
     weights = rng.integers(0, 4, size=len(y))
     weights[::25] = 2  # every class keeps some weight
@@ -46,27 +49,52 @@ def test_softmax_fit_with_integer_weights_equals_repeated_samples(data):
     reference = SoftmaxRegression(C=0.7, tol=1e-10).fit(*repeated(X, y, w))
     np.testing.assert_allclose(fitted.coef_, reference.coef_, rtol=1e-6, atol=1e-7)
     np.testing.assert_allclose(fitted.intercept_, reference.intercept_, atol=1e-7)
-    np.testing.assert_allclose(fitted.predict_proba(X), reference.predict_proba(X),
-                               atol=1e-8)
+    np.testing.assert_allclose(
+        fitted.predict_proba(X), reference.predict_proba(X), atol=1e-8
+    )
 
 
-@pytest.mark.parametrize("params", [
-    {"solver": "svd"}, {"solver": "eigen"}, {"solver": "eigen", "shrinkage": 0.3},
-    {"solver": "eigen", "shrinkage": "auto"}, {"solver": "svd", "priors": [0.2, 0.3, 0.5]},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"solver": "svd"},
+        {"solver": "eigen"},
+        {"solver": "eigen", "shrinkage": 0.3},
+        {"solver": "eigen", "shrinkage": "auto"},
+        {"solver": "svd", "priors": [0.2, 0.3, 0.5]},
+    ],
+)
 def test_fisher_lda_weighted_estimates_equal_repeated_samples(data, params):
     X, y, w = data
     fitted = FisherLDA(**params).fit(X, y, sample_weight=w)
     reference = FisherLDA(**params).fit(*repeated(X, y, w))
-    for name in ("means_", "priors_", "coef_", "intercept_", "explained_variance_ratio_"):
-        np.testing.assert_allclose(getattr(fitted, name), getattr(reference, name),
-                                   rtol=1e-10, atol=1e-12, err_msg=name)
+    for name in (
+        "means_",
+        "priors_",
+        "coef_",
+        "intercept_",
+        "explained_variance_ratio_",
+    ):
+        np.testing.assert_allclose(
+            getattr(fitted, name),
+            getattr(reference, name),
+            rtol=1e-10,
+            atol=1e-12,
+            err_msg=name,
+        )
     if params["solver"] == "eigen":  # the pooled covariance sum w (x - m)(x - m)^T / W
-        np.testing.assert_allclose(fitted.covariance_, reference.covariance_, rtol=1e-10)
-    np.testing.assert_allclose(np.abs(fitted.transform(X)),
-                               np.abs(reference.transform(X)), rtol=1e-8, atol=1e-10)
-    np.testing.assert_allclose(fitted.predict_proba(X), reference.predict_proba(X),
-                               rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(
+            fitted.covariance_, reference.covariance_, rtol=1e-10
+        )
+    np.testing.assert_allclose(
+        np.abs(fitted.transform(X)),
+        np.abs(reference.transform(X)),
+        rtol=1e-8,
+        atol=1e-10,
+    )
+    np.testing.assert_allclose(
+        fitted.predict_proba(X), reference.predict_proba(X), rtol=1e-9, atol=1e-12
+    )
     if params.get("shrinkage") == "auto":
         return  # the Ledoit-Wolf intensity depends on the total weight, n
     # weights are proportions of a whole: scaling them all changes nothing
@@ -92,12 +120,23 @@ def test_qda_weighted_estimates_equal_repeated_samples(data, reg_param):
     X, y, w = data
     fitted = QDA(reg_param=reg_param, store_covariance=True).fit(X, y, sample_weight=w)
     reference = QDA(reg_param=reg_param, store_covariance=True).fit(*repeated(X, y, w))
-    for name in ("means_", "priors_", "covariance_", "precision_factors_",
-                 "log_determinants_"):
-        np.testing.assert_allclose(getattr(fitted, name), getattr(reference, name),
-                                   rtol=1e-10, atol=1e-12, err_msg=name)
-    np.testing.assert_allclose(fitted.predict_proba(X), reference.predict_proba(X),
-                               rtol=1e-9, atol=1e-12)
+    for name in (
+        "means_",
+        "priors_",
+        "covariance_",
+        "precision_factors_",
+        "log_determinants_",
+    ):
+        np.testing.assert_allclose(
+            getattr(fitted, name),
+            getattr(reference, name),
+            rtol=1e-10,
+            atol=1e-12,
+            err_msg=name,
+        )
+    np.testing.assert_allclose(
+        fitted.predict_proba(X), reference.predict_proba(X), rtol=1e-9, atol=1e-12
+    )
     # the formula itself: N_i - 1 becomes W_i - 1
     codes = np.searchsorted(fitted.classes_, y)
     inside = codes == 1
@@ -111,7 +150,9 @@ def test_qda_weighted_estimates_equal_repeated_samples(data, reg_param):
 
 def test_qda_refuses_class_weights_summing_to_one_or_less(data):
     X, y, _ = data
-    with pytest.raises(ValueError, match="weights of class 'a' sum to 0.5: QDA divides"):
+    with pytest.raises(
+        ValueError, match="weights of class 'a' sum to 0.5: QDA divides"
+    ):
         QDA().fit(X, y, sample_weight=np.where(y == "a", 0.02, 1.0))
 
 
@@ -125,13 +166,17 @@ def test_minimum_distance_weighted_means_equal_repeated_samples(data):
     np.testing.assert_allclose(fitted.prototypes_, expected, rtol=1e-12)
 
 
-def test_minimum_distance_weighted_kmeans_equals_repeated_samples_with_unit_weights(data):
+def test_minimum_distance_weighted_kmeans_equals_repeated_samples_with_unit_weights(
+    data,
+):
     X, y, w = data
     fitted = MinimumDistanceClassifier(n_prototypes=3, random_state=4).fit(
-        X, y, sample_weight=w)
+        X, y, sample_weight=w
+    )
     X_rep, y_rep = repeated(X, y, w)
     reference = MinimumDistanceClassifier(n_prototypes=3, random_state=4).fit(
-        X_rep, y_rep, sample_weight=np.ones(len(y_rep)))
+        X_rep, y_rep, sample_weight=np.ones(len(y_rep))
+    )
     np.testing.assert_allclose(fitted.prototypes_, reference.prototypes_, rtol=1e-10)
     # each prototype is the weighted mean of the samples nearest to it in its class
     codes = np.searchsorted(fitted.classes_, y)
@@ -141,8 +186,11 @@ def test_minimum_distance_weighted_kmeans_equals_repeated_samples_with_unit_weig
         nearest = np.argmin(((members[:, None] - own[None]) ** 2).sum(axis=2), axis=1)
         for p in range(3):
             chosen = (nearest == p) & (weights > 0)
-            np.testing.assert_allclose(own[p], weights[chosen] @ members[chosen]
-                                       / weights[chosen].sum(), rtol=1e-10)
+            np.testing.assert_allclose(
+                own[p],
+                weights[chosen] @ members[chosen] / weights[chosen].sum(),
+                rtol=1e-10,
+            )
 
 
 @pytest.mark.parametrize("cls", WEIGHTED)
@@ -168,16 +216,26 @@ def test_unit_weights_change_nothing_and_weights_are_not_modified(cls, data):
 
 
 @pytest.mark.parametrize("cls", WEIGHTED)
-@pytest.mark.parametrize("weights, error, message", [
-    (-np.ones(75), ValueError, "negative values"),
-    (np.full(75, np.nan), ValueError, "NaN or infinite"),
-    (np.full(75, np.inf), ValueError, "NaN or infinite"),
-    (np.ones(74), ValueError, r"shape \(75,\), one weight per sample; got shape \(74,\)"),
-    (np.zeros(75), ValueError, "zero for every sample"),
-    (np.repeat([0.0, 1.0, 1.0], 25), ValueError,
-     "zero for every sample of class 'a'"),
-    (["x"] * 75, TypeError, "must hold numbers"),
-])
+@pytest.mark.parametrize(
+    "weights, error, message",
+    [
+        (-np.ones(75), ValueError, "negative values"),
+        (np.full(75, np.nan), ValueError, "NaN or infinite"),
+        (np.full(75, np.inf), ValueError, "NaN or infinite"),
+        (
+            np.ones(74),
+            ValueError,
+            r"shape \(75,\), one weight per sample; got shape \(74,\)",
+        ),
+        (np.zeros(75), ValueError, "zero for every sample"),
+        (
+            np.repeat([0.0, 1.0, 1.0], 25),
+            ValueError,
+            "zero for every sample of class 'a'",
+        ),
+        (["x"] * 75, TypeError, "must hold numbers"),
+    ],
+)
 def test_bad_weights_are_refused_by_name(cls, data, weights, error, message):
     X, y, _ = data
     if cls is SoftmaxRegression and "of class" in message:

@@ -4,6 +4,7 @@ Squares of features near 1e155 overflow float64 and those near 1e-155 underflow,
 method that takes covariances or sums of squares must rescale internally.  Where the
 method is scale-invariant the predictions must be exactly those on the unscaled data.
 """
+
 import warnings
 
 import numpy as np

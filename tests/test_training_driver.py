@@ -1,5 +1,6 @@
 """What the one epoch driver gives every error-correcting learner: the warning when
 training stops still making mistakes, ``verbose`` progress, and ``sample_weight``."""
+
 import re
 import warnings
 
@@ -7,8 +8,13 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from patrec import (LinearMachine, MulticlassSVM, Perceptron,
-                    PiecewiseLinearClassifier, SoftmaxRegression)
+from patrec import (
+    LinearMachine,
+    MulticlassSVM,
+    Perceptron,
+    PiecewiseLinearClassifier,
+    SoftmaxRegression,
+)
 from patrec.datasets import load_iris, load_wine
 from patrec.exceptions import ConvergenceWarning
 
@@ -35,6 +41,7 @@ def standardised(X):
 
 # -- the warning ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("cls", [Perceptron, LinearMachine, PiecewiseLinearClassifier])
 def test_stopping_while_still_wrong_warns_with_the_count(wine, cls):
     X, y = wine
@@ -43,8 +50,10 @@ def test_stopping_while_still_wrong_warns_with_the_count(wine, cls):
     counts = getattr(clf, "mistakes_", getattr(clf, "corrections_", None))
     message = str(caught[0].message)
     noun = "corrections" if cls is PiecewiseLinearClassifier else "mistakes"
-    assert f"{cls.__name__} reached max_epochs=10 still making " \
+    assert (
+        f"{cls.__name__} reached max_epochs=10 still making "
         f"{counts[-1]} {noun} in its last epoch" in message
+    )
     assert "standardise the features" in message and "StandardScaler" in message
     assert counts[-1] > 0 and clf.n_iter_ == 10
     assert caught[0].filename == __file__  # points at the caller's fit
@@ -56,8 +65,10 @@ def test_svm_warns_with_the_training_samples_it_misclassifies(wine):
         clf = MulticlassSVM(random_state=0).fit(X, y)
     wrong = int(np.sum(clf.predict(X) != y))
     assert wrong > 0
-    assert (f"MulticlassSVM ran its max_epochs=20 epochs and its weights still "
-            f"misclassify {wrong} of the {len(y)} training samples") in str(caught[0].message)
+    assert (
+        f"MulticlassSVM ran its max_epochs=20 epochs and its weights still "
+        f"misclassify {wrong} of the {len(y)} training samples"
+    ) in str(caught[0].message)
     assert "standardised features" in str(caught[0].message)
 
 
@@ -82,6 +93,7 @@ def test_standardising_wine_is_the_cure(wine):
 
 # -- verbose ----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("cls", LEARNERS)
 def test_verbose_reports_to_stderr(wine, cls, capsys):
     X, y = wine
@@ -96,8 +108,11 @@ def test_verbose_reports_to_stderr(wine, cls, capsys):
         lines = err.splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"[{cls.__name__}] ")
         assert re.search(rf"\b{clf.n_iter_} epochs\b", lines[0])
-        assert "misclassified" in lines[0] or "converged" in lines[0] or \
-            re.search(r"\d+ (mistake|correction)s? in the last$", lines[0])
+        assert (
+            "misclassified" in lines[0]
+            or "converged" in lines[0]
+            or re.search(r"\d+ (mistake|correction)s? in the last$", lines[0])
+        )
         clf = cls(max_epochs=4, random_state=0, verbose=2).fit(X, y)
         lines = capsys.readouterr().err.splitlines()
     assert len(lines) == clf.n_iter_ + 1
@@ -111,13 +126,17 @@ def test_verbose_reports_to_stderr(wine, cls, capsys):
 def test_verbose_summary_says_how_training_ended(separable, wine, capsys):
     X, y = separable
     clf = LinearMachine(random_state=0, verbose=1).fit(X, y)
-    assert capsys.readouterr().err == \
-        f"[LinearMachine] converged after {clf.n_iter_} epochs\n"
+    assert (
+        capsys.readouterr().err
+        == f"[LinearMachine] converged after {clf.n_iter_} epochs\n"
+    )
     X, y = wine
     with pytest.warns(ConvergenceWarning):
         clf = LinearMachine(random_state=0, max_epochs=3, verbose=1).fit(X, y)
-    assert capsys.readouterr().err == ("[LinearMachine] stopped after 3 epochs, "
-                                       f"{clf.mistakes_[-1]} mistakes in the last\n")
+    assert capsys.readouterr().err == (
+        "[LinearMachine] stopped after 3 epochs, "
+        f"{clf.mistakes_[-1]} mistakes in the last\n"
+    )
 
 
 def test_softmax_verbose(wine, capsys):
@@ -127,14 +146,16 @@ def test_softmax_verbose(wine, capsys):
     assert len(lines) == clf.n_iter_ + 1
     assert lines[0].startswith("[SoftmaxRegression] iteration 1: objective ")
     assert lines[-1].startswith(
-        f"[SoftmaxRegression] L-BFGS converged after {clf.n_iter_} iterations")
+        f"[SoftmaxRegression] L-BFGS converged after {clf.n_iter_} iterations"
+    )
     SoftmaxRegression(verbose=0).fit(standardised(X), y)
     assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize("cls", LEARNERS + [SoftmaxRegression])
-@pytest.mark.parametrize("verbose, error", [(-1, ValueError), ("2", TypeError),
-                                            (1.5, TypeError)])
+@pytest.mark.parametrize(
+    "verbose, error", [(-1, ValueError), ("2", TypeError), (1.5, TypeError)]
+)
 def test_bad_verbose_is_refused(separable, cls, verbose, error):
     X, y = separable
     with pytest.raises(error, match="verbose must be"):
@@ -179,10 +200,12 @@ def test_equal_weights_are_a_longer_step(wine, cls):
     X = standardised(X)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        weighted = cls(learning_rate=0.5, margin=0.3, max_epochs=5,
-                       random_state=0).fit(X, y, sample_weight=np.full(len(y), 3.0))
-        longer = cls(learning_rate=1.5, margin=0.3, max_epochs=5,
-                     random_state=0).fit(X, y)
+        weighted = cls(learning_rate=0.5, margin=0.3, max_epochs=5, random_state=0).fit(
+            X, y, sample_weight=np.full(len(y), 3.0)
+        )
+        longer = cls(learning_rate=1.5, margin=0.3, max_epochs=5, random_state=0).fit(
+            X, y
+        )
     np.testing.assert_array_equal(weighted.coef_, longer.coef_)
     np.testing.assert_array_equal(weighted.intercept_, longer.intercept_)
 
@@ -193,7 +216,8 @@ def test_svm_objective_is_a_weighted_mean(wine):
     X = standardised(X)
     plain = MulticlassSVM(random_state=0, max_epochs=4).fit(X, y)
     scaled = MulticlassSVM(random_state=0, max_epochs=4).fit(
-        X, y, sample_weight=np.full(len(y), 3.0))
+        X, y, sample_weight=np.full(len(y), 3.0)
+    )
     np.testing.assert_allclose(scaled.coef_, plain.coef_, rtol=1e-12)
     np.testing.assert_allclose(scaled.objective_, plain.objective_, rtol=1e-12)
 
@@ -204,7 +228,8 @@ def test_messages_count_in_the_singular_too(capsys):
         Perceptron(shuffle=False, max_epochs=1, verbose=2).fit(X, [1, 0])
     assert capsys.readouterr().err == (
         "[Perceptron] epoch 1: 1 mistake\n"
-        "[Perceptron] stopped after 1 epoch, 1 mistake in the last\n")
+        "[Perceptron] stopped after 1 epoch, 1 mistake in the last\n"
+    )
 
 
 def test_a_weighted_correction_is_weight_times_the_step():
@@ -213,11 +238,13 @@ def test_a_weighted_correction_is_weight_times_the_step():
     X = np.array([[2.0, 1.0], [-1.0, -2.0]])
     y = np.array([1, 0])
     clf = Perceptron(learning_rate=0.5, shuffle=False, max_epochs=1).fit(
-        X, y, sample_weight=[3.0, 1.0])
+        X, y, sample_weight=[3.0, 1.0]
+    )
     np.testing.assert_array_equal(clf.coef_, [[3.0, 1.5]])
     np.testing.assert_array_equal(clf.intercept_, [1.5])
     lm = LinearMachine(learning_rate=0.5, shuffle=False, max_epochs=1).fit(
-        X, y, sample_weight=[3.0, 1.0])
+        X, y, sample_weight=[3.0, 1.0]
+    )
     np.testing.assert_array_equal(lm.coef_, [[-3.0, -1.5], [3.0, 1.5]])
     np.testing.assert_array_equal(lm.intercept_, [-1.5, 1.5])
 
@@ -228,8 +255,9 @@ def test_svm_update_is_weight_times_the_step():
     X = np.array([[2.0, 1.0], [-1.0, -2.0], [0.0, 5.0]])
     y = np.array([0, 1, 2])
     weights = np.array([3.0, 1.0, 0.0])
-    clf = MulticlassSVM(alpha=0.5, averaged=False, shuffle=False, max_epochs=1,
-                        record_history=True).fit(X, y, sample_weight=weights)
+    clf = MulticlassSVM(
+        alpha=0.5, averaged=False, shuffle=False, max_epochs=1, record_history=True
+    ).fit(X, y, sample_weight=weights)
     first = clf.history_.corrections[0]
     assert (first["sample"], first["t"]) == (0, 1)
     assert first["step"] == 1.5 / 0.5  # s = 3 * 2 / 4, eta_1 = 1 / 0.5
@@ -237,13 +265,16 @@ def test_svm_update_is_weight_times_the_step():
 
 
 @pytest.mark.parametrize("cls", WEIGHTED)
-@pytest.mark.parametrize("weights, match", [
-    ([1.0, -1.0, 1.0, 1.0, 1.0, 1.0], "negative"),
-    ([1.0, np.nan, 1.0, 1.0, 1.0, 1.0], "NaN or infinite"),
-    ([1.0, np.inf, 1.0, 1.0, 1.0, 1.0], "NaN or infinite"),
-    ([1.0, 1.0], r"shape \(6,\)"),
-    (np.zeros(6), "zero for every sample"),
-])
+@pytest.mark.parametrize(
+    "weights, match",
+    [
+        ([1.0, -1.0, 1.0, 1.0, 1.0, 1.0], "negative"),
+        ([1.0, np.nan, 1.0, 1.0, 1.0, 1.0], "NaN or infinite"),
+        ([1.0, np.inf, 1.0, 1.0, 1.0, 1.0], "NaN or infinite"),
+        ([1.0, 1.0], r"shape \(6,\)"),
+        (np.zeros(6), "zero for every sample"),
+    ],
+)
 def test_bad_weights_are_refused(cls, weights, match):
     X = np.arange(12.0).reshape(6, 2)
     y = [0, 0, 1, 1, 2, 2]
@@ -276,6 +307,7 @@ def test_iris_weights_shift_the_boundary():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         plain = LinearMachine(averaged=True, random_state=0).fit(X, y)
-        weighted = LinearMachine(averaged=True, random_state=0).fit(X, y,
-                                                                     sample_weight=heavy)
+        weighted = LinearMachine(averaged=True, random_state=0).fit(
+            X, y, sample_weight=heavy
+        )
     assert np.mean(weighted.predict(X) == 2) > np.mean(plain.predict(X) == 2)

@@ -4,6 +4,7 @@ The record must be exact: replaying its corrections with the course's rule, writ
 here from the textbook and not from the library, must give every epoch's weights
 and the final ``coef_`` / ``intercept_``; and recording must never change a result.
 """
+
 import pickle
 import warnings
 
@@ -11,8 +12,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
-from patrec import (LinearMachine, MulticlassSVM, Perceptron,
-                    PiecewiseLinearClassifier)
+from patrec import LinearMachine, MulticlassSVM, Perceptron, PiecewiseLinearClassifier
 from patrec._training import TrainingHistory, replay
 from patrec.exceptions import ConvergenceWarning
 
@@ -57,6 +57,7 @@ def average_of_steps(W0, moves, steps_total):
 
 # -- the course's rules, one per learner ----------------------------------------------
 
+
 def replay_perceptron(clf, X, n_samples):
     """a_r += rho (x, 1) for a missed sample of perceptron r's own class, a_r -= rho
     (x, 1) for one of another class (two classes: one perceptron, positive class 1)."""
@@ -84,9 +85,14 @@ def replay_perceptron(clf, X, n_samples):
     # a perceptron trains until the epoch after its last correction
     active_epochs = np.minimum(last_epoch + 1, history.n_epochs)
     if clf.averaged:
-        means = [average_of_steps(history.weights[0], [m for m in moves if m[1] == r],
-                                  n_samples * active_epochs[r])[r]
-                 for r in range(W.shape[0])]
+        means = [
+            average_of_steps(
+                history.weights[0],
+                [m for m in moves if m[1] == r],
+                n_samples * active_epochs[r],
+            )[r]
+            for r in range(W.shape[0])
+        ]
         return np.array(means)
     return W
 
@@ -105,7 +111,11 @@ def replay_linear_machine(clf, X, n_samples):
             assert (group["target"] == y).all() and (group["rival"] != y).all()
             assert clf.update == "all" or len(group) == 1
             scores = W @ z
-            E = [r for r in range(len(W)) if r != y and scores[y] - scores[r] <= clf.margin]
+            E = [
+                r
+                for r in range(len(W))
+                if r != y and scores[y] - scores[r] <= clf.margin
+            ]
             if clf.update == "all":
                 assert sorted(group["rival"]) == E
             else:
@@ -172,8 +182,9 @@ def replay_svm(clf, X, n_samples):
         epoch = -(-s // n_samples)
         if s % n_samples == 0:
             scale = np.abs(history.weights[epoch]).max()
-            np.testing.assert_allclose(W, history.weights[epoch], rtol=0,
-                                       atol=1e-11 * scale)
+            np.testing.assert_allclose(
+                W, history.weights[epoch], rtol=0, atol=1e-11 * scale
+            )
         if epoch >= first_averaged:
             total += W
             count += 1
@@ -181,21 +192,28 @@ def replay_svm(clf, X, n_samples):
     return total / count if clf.averaged else W
 
 
-REPLAYS = {Perceptron: replay_perceptron, LinearMachine: replay_linear_machine,
-           PiecewiseLinearClassifier: replay_piecewise, MulticlassSVM: replay_svm}
+REPLAYS = {
+    Perceptron: replay_perceptron,
+    LinearMachine: replay_linear_machine,
+    PiecewiseLinearClassifier: replay_piecewise,
+    MulticlassSVM: replay_svm,
+}
 
 CASES = [
     Perceptron(max_epochs=8, random_state=0),
-    Perceptron(max_epochs=8, averaged=True, margin=0.5, learning_rate=0.3,
-               random_state=1),
+    Perceptron(
+        max_epochs=8, averaged=True, margin=0.5, learning_rate=0.3, random_state=1
+    ),
     LinearMachine(max_epochs=8, random_state=0),
     LinearMachine(max_epochs=8, averaged=True, random_state=0),
-    LinearMachine(update="all", margin=0.3, learning_rate=0.7, max_epochs=8,
-                  random_state=2),
+    LinearMachine(
+        update="all", margin=0.3, learning_rate=0.7, max_epochs=8, random_state=2
+    ),
     LinearMachine(update="all", averaged=True, max_epochs=8, random_state=2),
     PiecewiseLinearClassifier(2, max_epochs=8, random_state=0),
-    PiecewiseLinearClassifier(3, averaged=True, margin=0.2, max_epochs=8,
-                              random_state=0),
+    PiecewiseLinearClassifier(
+        3, averaged=True, margin=0.2, max_epochs=8, random_state=0
+    ),
     MulticlassSVM(alpha=1e-2, max_epochs=6, averaged=False, random_state=0),
     MulticlassSVM(alpha=1e-2, max_epochs=6, random_state=0),
 ]
@@ -218,12 +236,13 @@ def test_replaying_the_corrections_gives_every_epoch_and_the_result(iris, clf, d
         assert field in history.corrections.dtype.names
     rows = history.corrections
     assert len(rows) > 0
-    assert ((rows["target"] == y[rows["sample"]])).all()
+    assert (rows["target"] == y[rows["sample"]]).all()
     assert (np.diff(rows["epoch"]) >= 0).all()
     result = REPLAYS[type(clf)](clf, X, len(y))
     if clf.averaged or isinstance(clf, MulticlassSVM):
-        np.testing.assert_allclose(result, final_weights(clf), rtol=1e-9,
-                                   atol=1e-9 * np.abs(result).max())
+        np.testing.assert_allclose(
+            result, final_weights(clf), rtol=1e-9, atol=1e-9 * np.abs(result).max()
+        )
     else:
         np.testing.assert_array_equal(result, final_weights(clf))
         np.testing.assert_array_equal(history.weights[-1], final_weights(clf))
@@ -262,7 +281,9 @@ def test_recording_changes_nothing(iris, clf):
     assert len(light.corrections) == 0
     assert light.corrections.dtype == full.corrections.dtype
     np.testing.assert_array_equal(light.weights, full.weights)
-    np.testing.assert_array_equal(light.corrections_per_epoch, full.corrections_per_epoch)
+    np.testing.assert_array_equal(
+        light.corrections_per_epoch, full.corrections_per_epoch
+    )
     assert "history_" not in vars(clf.set_params(record_history=False).fit(X, y))
 
 
@@ -271,8 +292,14 @@ def test_library_replay_reaches_every_epoch(iris, clf):
     X, y = iris
     clf.set_params(record_history=True).fit(X, y)
     history = clf.history_
-    ends = np.searchsorted(history.corrections["epoch"], np.arange(1, history.n_epochs + 1),
-                           side="right") - 1
+    ends = (
+        np.searchsorted(
+            history.corrections["epoch"],
+            np.arange(1, history.n_epochs + 1),
+            side="right",
+        )
+        - 1
+    )
     reached = {}
     for index, W in replay(history, X):
         reached[index] = W.copy()
@@ -289,12 +316,13 @@ def test_initial_weights_are_the_starting_point(iris):
     X, y = iris
     zero = LinearMachine(max_epochs=3, record_history=True, random_state=0).fit(X, y)
     assert not zero.history_.weights[0].any()
-    pw = PiecewiseLinearClassifier(2, max_epochs=3, record_history=True,
-                                   random_state=0).fit(X, y)
+    pw = PiecewiseLinearClassifier(
+        2, max_epochs=3, record_history=True, random_state=0
+    ).fit(X, y)
     start = pw.history_.weights[0]
     assert start.shape == (6, X.shape[1] + 1)
     means = start[:, :-1]  # alpha = (m, -|m|^2 / 2) for the k-means means m
-    np.testing.assert_allclose(start[:, -1], -0.5 * (means ** 2).sum(axis=1))
+    np.testing.assert_allclose(start[:, -1], -0.5 * (means**2).sum(axis=1))
 
 
 def test_binary_perceptron_history_has_one_row(iris):
@@ -308,12 +336,14 @@ def test_binary_perceptron_history_has_one_row(iris):
 def test_weighted_steps_are_recorded(iris):
     X, y = iris
     weights = np.random.default_rng(0).uniform(0.5, 2.0, size=len(y))
-    clf = LinearMachine(learning_rate=0.5, max_epochs=4, record_history=True,
-                        random_state=0).fit(X, y, sample_weight=weights)
+    clf = LinearMachine(
+        learning_rate=0.5, max_epochs=4, record_history=True, random_state=0
+    ).fit(X, y, sample_weight=weights)
     rows = clf.history_.corrections
     np.testing.assert_array_equal(rows["step"], 0.5 * weights[rows["sample"]])
-    np.testing.assert_array_equal(replay_linear_machine(clf, X, len(y)),
-                                  final_weights(clf))
+    np.testing.assert_array_equal(
+        replay_linear_machine(clf, X, len(y)), final_weights(clf)
+    )
 
 
 def test_history_pickles_and_a_refit_forgets_it(iris):
@@ -329,18 +359,24 @@ def test_history_pickles_and_a_refit_forgets_it(iris):
 
 def test_replay_needs_the_corrections(iris):
     X, y = iris
-    clf = LinearMachine(max_epochs=3, record_history="weights", random_state=0).fit(X, y)
+    clf = LinearMachine(max_epochs=3, record_history="weights", random_state=0).fit(
+        X, y
+    )
     with pytest.raises(ValueError, match="record_history=True"):
         next(replay(clf.history_, X))
 
 
-@pytest.mark.parametrize("value, error, match", [
-    ("yes", ValueError, "record_history must be True, False or 'weights'"),
-    (1, TypeError, "record_history must be True, False or 'weights', got 1"),
-    (None, TypeError, "record_history must be True, False or 'weights', got None"),
-])
-@pytest.mark.parametrize("cls", [Perceptron, LinearMachine, MulticlassSVM,
-                                 PiecewiseLinearClassifier])
+@pytest.mark.parametrize(
+    "value, error, match",
+    [
+        ("yes", ValueError, "record_history must be True, False or 'weights'"),
+        (1, TypeError, "record_history must be True, False or 'weights', got 1"),
+        (None, TypeError, "record_history must be True, False or 'weights', got None"),
+    ],
+)
+@pytest.mark.parametrize(
+    "cls", [Perceptron, LinearMachine, MulticlassSVM, PiecewiseLinearClassifier]
+)
 def test_bad_record_history_is_refused(iris, cls, value, error, match):
     X, y = iris
     with pytest.raises(error, match=match):
@@ -355,14 +391,20 @@ def test_replay_refuses_data_that_are_not_the_training_data(iris):
     with pytest.raises(ValueError, match=r"at least \d+ rows"):
         list(replay(clf.history_, X[:10]))
     other = X[::-1].copy()  # the same rows in another order
-    with pytest.raises(ValueError, match="does not give the weights recorded after "
-                                         "epoch 1"):
+    with pytest.raises(
+        ValueError, match="does not give the weights recorded after epoch 1"
+    ):
         list(replay(clf.history_, other))
 
 
-@pytest.mark.parametrize("clf", [LinearMachine(update="all", max_epochs=4, random_state=0),
-                                 MulticlassSVM(alpha=1e-2, max_epochs=3, random_state=0)],
-                         ids=case_id)
+@pytest.mark.parametrize(
+    "clf",
+    [
+        LinearMachine(update="all", max_epochs=4, random_state=0),
+        MulticlassSVM(alpha=1e-2, max_epochs=3, random_state=0),
+    ],
+    ids=case_id,
+)
 def test_replay_takes_the_training_data_sparse_or_in_another_precision(iris, clf):
     import scipy.sparse as sp
 
@@ -373,8 +415,7 @@ def test_replay_takes_the_training_data_sparse_or_in_another_precision(iris, clf
     for _, W in replay(dense, X):
         last = W.copy()
     sparse = clf.fit(sp.csr_matrix(X), y).history_
-    for _, W in replay(sparse, sp.csr_matrix(X)):
-        pass
+    *_, (_, W) = replay(sparse, sp.csr_matrix(X))
     np.testing.assert_allclose(W, last, rtol=1e-5, atol=1e-5 * np.abs(last).max())
 
 

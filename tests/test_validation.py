@@ -1,15 +1,22 @@
 """Input validation: every bad input gets a clear error; inputs are never modified."""
-import warnings
 
 import numbers
+import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 from patrec import DataConversionWarning, MinimumDistanceClassifier
-from patrec._validation import (check_labels, check_option, check_random_state,
-                                check_scalar, check_X, check_X_y, encode_labels)
+from patrec._validation import (
+    check_labels,
+    check_option,
+    check_random_state,
+    check_scalar,
+    check_X,
+    check_X_y,
+    encode_labels,
+)
 
 
 def test_float32_and_float64_kept_other_types_converted():
@@ -30,18 +37,21 @@ def test_non_contiguous_input_is_copied_not_modified():
     np.testing.assert_array_equal(checked, view)
 
 
-@pytest.mark.parametrize("bad, message", [
-    ([[1.0, np.nan]], "NaN or infinity"),
-    ([[1.0, np.inf]], "NaN or infinity"),
-    ([1.0, 2.0], "2-D array"),
-    (np.ones((2, 2, 2)), "2-D array"),
-    (np.ones((0, 3)), "0 sample"),
-    (np.ones((3, 0)), "0 feature"),
-    (np.ones((2, 2), dtype=complex), "Complex data not supported"),
-    (np.array([["a", "b"]]), "must hold numbers"),
-    (np.array([[1, "x"]], dtype=object), "non-numeric"),
-    (None, "None"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ([[1.0, np.nan]], "NaN or infinity"),
+        ([[1.0, np.inf]], "NaN or infinity"),
+        ([1.0, 2.0], "2-D array"),
+        (np.ones((2, 2, 2)), "2-D array"),
+        (np.ones((0, 3)), "0 sample"),
+        (np.ones((3, 0)), "0 feature"),
+        (np.ones((2, 2), dtype=complex), "Complex data not supported"),
+        (np.array([["a", "b"]]), "must hold numbers"),
+        (np.array([[1, "x"]], dtype=object), "non-numeric"),
+        (None, "None"),
+    ],
+)
 def test_bad_X_rejected(bad, message):
     with pytest.raises(ValueError, match=message):
         check_X(bad)
@@ -148,7 +158,7 @@ def test_more_bad_values():
     with pytest.raises(ValueError, match="Complex data not supported"):
         check_X(X)
     with pytest.raises(ValueError, match="too large for float64"):
-        check_X(np.array([[1, 10 ** 400]], dtype=object))
+        check_X(np.array([[1, 10**400]], dtype=object))
     with pytest.raises(ValueError, match="empty"):
         encode_labels(np.array([]))
 
@@ -169,18 +179,21 @@ def test_check_sample_weight_accepts_and_copies():
     assert np.array_equal(check_sample_weight(2, 2), [2.0, 2.0])
 
 
-@pytest.mark.parametrize("weights, error, text", [
-    ([1.0, 2.0], ValueError, "shape"),
-    ([[1.0, 2.0, 3.0]], ValueError, "shape"),
-    ([1.0, np.nan, 1.0], ValueError, "NaN"),
-    ([1.0, np.inf, 1.0], ValueError, "infinite"),
-    ([1.0, -1.0, 1.0], ValueError, "negative"),
-    ([0.0, 0.0, 0.0], ValueError, "zero"),
-    (["a", "b", "c"], TypeError, "numbers"),
-    (np.ones(3, dtype=complex), TypeError, "real numbers, got complex"),
-    ([1.0, 2.0 + 1.0j, 1.0], TypeError, "real numbers, got complex"),
-    (1.0 + 0.0j, TypeError, "real numbers, got complex"),
-])
+@pytest.mark.parametrize(
+    "weights, error, text",
+    [
+        ([1.0, 2.0], ValueError, "shape"),
+        ([[1.0, 2.0, 3.0]], ValueError, "shape"),
+        ([1.0, np.nan, 1.0], ValueError, "NaN"),
+        ([1.0, np.inf, 1.0], ValueError, "infinite"),
+        ([1.0, -1.0, 1.0], ValueError, "negative"),
+        ([0.0, 0.0, 0.0], ValueError, "zero"),
+        (["a", "b", "c"], TypeError, "numbers"),
+        (np.ones(3, dtype=complex), TypeError, "real numbers, got complex"),
+        ([1.0, 2.0 + 1.0j, 1.0], TypeError, "real numbers, got complex"),
+        (1.0 + 0.0j, TypeError, "real numbers, got complex"),
+    ],
+)
 def test_check_sample_weight_rejects(weights, error, text):
     import warnings
 

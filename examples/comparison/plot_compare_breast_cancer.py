@@ -52,13 +52,16 @@ left.set_title("Error rate")
 
 height = 0.4
 right.barh(positions + height / 2, fit_ms, height, label="fit", color="tab:orange")
-right.barh(positions - height / 2, predict_ms, height, label="predict",
-           color="tab:green")
+right.barh(
+    positions - height / 2, predict_ms, height, label="predict", color="tab:green"
+)
 right.set_xscale("log")
 right.set_xlabel("time per fold (ms, log scale)")
 right.set_title("Fit and predict times")
 right.legend()
-fig.suptitle(f"patrec compare --data breast_cancer: {X.shape[0]} samples, "
-             f"{X.shape[1]} features, classes {', '.join(data.target_names)}")
+fig.suptitle(
+    f"patrec compare --data breast_cancer: {X.shape[0]} samples, "
+    f"{X.shape[1]} features, classes {', '.join(data.target_names)}"
+)
 fig.tight_layout()
 plt.show()

@@ -30,8 +30,10 @@ lda = FisherLDA().fit(X, y)
 projected = lda.transform(X)
 projected_means = lda.transform(lda.means_)
 
-print("share of the between-class variance per direction:",
-      np.round(lda.explained_variance_ratio_, 3))
+print(
+    "share of the between-class variance per direction:",
+    np.round(lda.explained_variance_ratio_, 3),
+)
 print(f"training accuracy of the Fisher classifier: {lda.score(X, y):.3f}")
 
 # %%
@@ -45,8 +47,14 @@ fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
 colors = plt.get_cmap("tab10").colors
 for k, name in enumerate(wine.target_names):
     axes[0].scatter(*projected[y == k].T, s=14, alpha=0.7, color=colors[k], label=name)
-    axes[0].scatter(*projected_means[k], s=220, marker="*", color=colors[k],
-                    edgecolor="black", linewidth=1.0)
+    axes[0].scatter(
+        *projected_means[k],
+        s=220,
+        marker="*",
+        color=colors[k],
+        edgecolor="black",
+        linewidth=1.0,
+    )
     axes[1].scatter(*principal[y == k].T, s=14, alpha=0.7, color=colors[k], label=name)
 ratios = lda.explained_variance_ratio_
 axes[0].set_xlabel(f"Fisher direction 1 ({ratios[0]:.0%} of S_b)")

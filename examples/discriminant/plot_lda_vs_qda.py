@@ -43,8 +43,11 @@ def draw_ellipses(ax, mean, covariance, color):
     angle = np.degrees(np.arctan2(eigenvectors[1, 1], eigenvectors[0, 1]))
     for n_std in (1, 2):
         width, height = 2 * n_std * np.sqrt(eigenvalues[::-1])
-        ax.add_patch(Ellipse(mean, width, height, angle=angle, fill=False,
-                             color=color, linewidth=1.2))
+        ax.add_patch(
+            Ellipse(
+                mean, width, height, angle=angle, fill=False, color=color, linewidth=1.2
+            )
+        )
 
 
 # %%

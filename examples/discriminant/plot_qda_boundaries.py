@@ -32,9 +32,21 @@ from patrec.datasets import make_gaussian_classes
 from patrec.plotting import plot_decision_regions
 
 cases = [
-    ("an ellipse", [[0.0, 0.0], [1.0, 0.5]], [np.diag([0.3, 0.2]), np.diag([4.0, 3.0])]),
-    ("a hyperbola", [[0.0, 0.0], [1.5, 2.0]], [np.diag([3.0, 0.2]), np.diag([0.2, 3.0])]),
-    ("a parabola", [[0.0, 0.0], [0.0, 2.5]], [np.diag([0.2, 1.0]), np.diag([3.0, 1.0])]),
+    (
+        "an ellipse",
+        [[0.0, 0.0], [1.0, 0.5]],
+        [np.diag([0.3, 0.2]), np.diag([4.0, 3.0])],
+    ),
+    (
+        "a hyperbola",
+        [[0.0, 0.0], [1.5, 2.0]],
+        [np.diag([3.0, 0.2]), np.diag([0.2, 3.0])],
+    ),
+    (
+        "a parabola",
+        [[0.0, 0.0], [0.0, 2.5]],
+        [np.diag([0.2, 1.0]), np.diag([3.0, 1.0])],
+    ),
 ]
 names = np.array(["class A", "class B"])
 colors = plt.get_cmap("tab10").colors
@@ -57,11 +69,18 @@ for ax, (kind, means, covariances) in zip(axes, cases):
     labels = names[y]
     qda = QDA(store_covariance=True).fit(X, labels)
     plot_decision_regions(qda, X, labels, ax=ax, resolution=300, legend=ax is axes[0])
-    grid_x, grid_y = np.meshgrid(np.linspace(*ax.get_xlim(), 300),
-                                 np.linspace(*ax.get_ylim(), 300))
+    grid_x, grid_y = np.meshgrid(
+        np.linspace(*ax.get_xlim(), 300), np.linspace(*ax.get_ylim(), 300)
+    )
     predicted = qda.predict(np.column_stack([grid_x.ravel(), grid_y.ravel()]))
-    ax.contour(grid_x, grid_y, (predicted == "class A").reshape(grid_x.shape),
-               levels=[0.5], colors="k", linewidths=2)
+    ax.contour(
+        grid_x,
+        grid_y,
+        (predicted == "class A").reshape(grid_x.shape),
+        levels=[0.5],
+        colors="k",
+        linewidths=2,
+    )
     for k in range(2):
         draw_gaussian(ax, qda.means_[k], qda.covariance_[k], colors[k])
     ax.set_title(f"{kind}: training error {1 - qda.score(X, labels):.3f}")

@@ -38,8 +38,9 @@ colors = plt.get_cmap("tab10").colors
 # The same area as plot_decision_regions draws: the data's range plus 10% each side.
 pad = 0.1 * (X.max(axis=0) - X.min(axis=0))
 low, high = X.min(axis=0) - pad, X.max(axis=0) + pad
-grid_x, grid_y = np.meshgrid(np.linspace(low[0], high[0], 300),
-                             np.linspace(low[1], high[1], 300))
+grid_x, grid_y = np.meshgrid(
+    np.linspace(low[0], high[0], 300), np.linspace(low[1], high[1], 300)
+)
 grid = np.column_stack([grid_x.ravel(), grid_y.ravel()])
 
 fig, axes = plt.subplots(1, 4, figsize=(18, 4.6), sharey=True)
@@ -48,16 +49,34 @@ for ax, (first, second), model in zip(axes, clf.pairs_, clf.estimators_):
     score = model.decision_function(grid)
     votes[:, first] += (score > 0) + 0.5 * (score == 0)
     votes[:, second] += (score < 0) + 0.5 * (score == 0)
-    ax.contourf(grid_x, grid_y, (score > 0).reshape(grid_x.shape), levels=[-0.5, 0.5, 1.5],
-                colors=[colors[second], colors[first]], alpha=0.25)
-    ax.contour(grid_x, grid_y, score.reshape(grid_x.shape), levels=[0], colors="k",
-               linestyles="dashed", linewidths=1.2)
+    ax.contourf(
+        grid_x,
+        grid_y,
+        (score > 0).reshape(grid_x.shape),
+        levels=[-0.5, 0.5, 1.5],
+        colors=[colors[second], colors[first]],
+        alpha=0.25,
+    )
+    ax.contour(
+        grid_x,
+        grid_y,
+        score.reshape(grid_x.shape),
+        levels=[0],
+        colors="k",
+        linestyles="dashed",
+        linewidths=1.2,
+    )
     for code in range(len(names)):
         inside = labels == names[code]
         in_contest = code in (first, second)
-        ax.scatter(*X[inside].T, s=14, color=colors[code] if in_contest else "0.8",
-                   edgecolors="k" if in_contest else "0.6", linewidths=0.3,
-                   label=names[code] if in_contest else f"{names[code]} (not seen)")
+        ax.scatter(
+            *X[inside].T,
+            s=14,
+            color=colors[code] if in_contest else "0.8",
+            edgecolors="k" if in_contest else "0.6",
+            linewidths=0.3,
+            label=names[code] if in_contest else f"{names[code]} (not seen)",
+        )
     ax.set_title(f"contest {names[first]} vs {names[second]}")
     ax.legend(fontsize="small", loc="upper left")
 
@@ -67,13 +86,21 @@ final = axes[3]
 plot_decision_regions(clf, X, labels, ax=final, resolution=300)
 final.contourf(grid_x, grid_y, tied, levels=[0.5, 1.5], colors="none", hatches=["xx"])
 for score_model in clf.estimators_:
-    final.contour(grid_x, grid_y, score_model.decision_function(grid).reshape(grid_x.shape),
-                  levels=[0], colors="k", linestyles="dashed", linewidths=0.8)
+    final.contour(
+        grid_x,
+        grid_y,
+        score_model.decision_function(grid).reshape(grid_x.shape),
+        levels=[0],
+        colors="k",
+        linestyles="dashed",
+        linewidths=0.8,
+    )
 final.set_title(f"votes; hatched: 1-1-1 ties ({tied.mean():.0%} of the area)")
 for ax in axes:
     ax.set_xlabel(f"{iris.feature_names[features[0]][:-5]} (standardised)")
 axes[0].set_ylabel(f"{iris.feature_names[features[1]][:-5]} (standardised)")
-fig.suptitle(f'AllPairs(decision="vote") on iris: training error '
-             f"{1 - clf.score(X, labels):.3f}")
+fig.suptitle(
+    f'AllPairs(decision="vote") on iris: training error {1 - clf.score(X, labels):.3f}'
+)
 fig.tight_layout()
 plt.show()

@@ -31,8 +31,9 @@ from patrec.datasets import make_gaussian_classes
 from patrec.plotting import plot_decision_regions
 
 means = [[0.0, 0.0], [5.0, 0.5], [2.0, 4.5], [6.0, 5.0]]
-X, y = make_gaussian_classes(means, [0.5 * np.eye(2)] * 4, n_per_class=40,
-                             random_state=1)
+X, y = make_gaussian_classes(
+    means, [0.5 * np.eye(2)] * 4, n_per_class=40, random_state=1
+)
 names = np.array(["A", "B", "C", "D"])
 labels = names[y]
 ova = OneVsAll().fit(X, labels)
@@ -42,45 +43,72 @@ colors = plt.get_cmap("tab10").colors[:4]
 # The same area as plot_decision_regions draws: the data's range plus 10% each side.
 pad = 0.1 * (X.max(axis=0) - X.min(axis=0))
 low, high = X.min(axis=0) - pad, X.max(axis=0) + pad
-grid_x, grid_y = np.meshgrid(np.linspace(low[0], high[0], 300),
-                             np.linspace(low[1], high[1], 300))
+grid_x, grid_y = np.meshgrid(
+    np.linspace(low[0], high[0], 300), np.linspace(low[1], high[1], 300)
+)
 grid = np.column_stack([grid_x.ravel(), grid_y.ravel()])
 scores = np.column_stack([model.decision_function(grid) for model in ova.estimators_])
 claims = scores > 0
 n_claims = claims.sum(axis=1)
 # 0..3: the one class that claims x; 4: no model claims x; 5: several do.
-region = np.where(n_claims == 1, np.argmax(claims, axis=1),
-                  np.where(n_claims == 0, 4, 5)).reshape(grid_x.shape)
+region = np.where(
+    n_claims == 1, np.argmax(claims, axis=1), np.where(n_claims == 0, 4, 5)
+).reshape(grid_x.shape)
 
 
 def draw_binary_boundaries(ax):
     """The line w_r . x + b_r = 0 of each binary model, in its class colour."""
     for r, color in enumerate(colors):
-        ax.contour(grid_x, grid_y, scores[:, r].reshape(grid_x.shape), levels=[0],
-                   colors=[color], linestyles="dashed", linewidths=1.5)
+        ax.contour(
+            grid_x,
+            grid_y,
+            scores[:, r].reshape(grid_x.shape),
+            levels=[0],
+            colors=[color],
+            linestyles="dashed",
+            linewidths=1.5,
+        )
 
 
 fig, axes = plt.subplots(1, 2, figsize=(12, 5.2))
 left, right = axes
-left.contourf(grid_x, grid_y, region, levels=np.arange(7) - 0.5,
-              cmap=ListedColormap([*colors, "white", "0.35"]), alpha=0.35)
-for code, (name, color) in enumerate(zip(names, colors)):
+left.contourf(
+    grid_x,
+    grid_y,
+    region,
+    levels=np.arange(7) - 0.5,
+    cmap=ListedColormap([*colors, "white", "0.35"]),
+    alpha=0.35,
+)
+for code, color in enumerate(colors):
     left.scatter(*X[y == code].T, color=color, s=15, edgecolors="k", linewidths=0.3)
 draw_binary_boundaries(left)
 share_none, share_several = np.mean(n_claims == 0), np.mean(n_claims > 1)
-left.set_title(f"Without fusion: no model claims {share_none:.0%} of the plane (white),\n"
-               f"several claim {share_several:.0%} (dark)", fontsize=10)
-left.legend(handles=[*(Patch(color=c, alpha=0.5, label=f"only model {n} claims x")
-                       for n, c in zip(names, colors)),
-                     Patch(facecolor="white", edgecolor="k", label="no model claims x"),
-                     Patch(color="0.35", alpha=0.6, label="several models claim x")],
-            fontsize="small", loc="lower right")
+left.set_title(
+    f"Without fusion: no model claims {share_none:.0%} of the plane (white),\n"
+    f"several claim {share_several:.0%} (dark)",
+    fontsize=10,
+)
+left.legend(
+    handles=[
+        *(
+            Patch(color=c, alpha=0.5, label=f"only model {n} claims x")
+            for n, c in zip(names, colors)
+        ),
+        Patch(facecolor="white", edgecolor="k", label="no model claims x"),
+        Patch(color="0.35", alpha=0.6, label="several models claim x"),
+    ],
+    fontsize="small",
+    loc="lower right",
+)
 
 plot_decision_regions(ova, X, labels, ax=right, resolution=300)
 draw_binary_boundaries(right)
-right.set_title("With the fusion rule argmax_r (w_r . x + b_r) / ||w_r||:\n"
-                f"every point decided; training error {1 - ova.score(X, labels):.3f}",
-                fontsize=10)
+right.set_title(
+    "With the fusion rule argmax_r (w_r . x + b_r) / ||w_r||:\n"
+    f"every point decided; training error {1 - ova.score(X, labels):.3f}",
+    fontsize=10,
+)
 for ax in axes:
     ax.set_xlabel("x1")
     ax.set_ylabel("x2")

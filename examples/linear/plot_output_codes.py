@@ -19,10 +19,14 @@ import numpy as np
 from patrec import OutputCodes, decode
 from patrec.datasets import load_iris
 
-M = np.array([[-1, 0, -1, -1, +1, -1, -1],
-              [+1, -1, 0, +1, +1, +1, -1],
-              [+1, 0, -1, -1, -1, +1, +1],
-              [-1, -1, +1, 0, -1, -1, +1]])
+M = np.array(
+    [
+        [-1, 0, -1, -1, +1, -1, -1],
+        [+1, -1, 0, +1, +1, +1, -1],
+        [+1, 0, -1, -1, -1, +1, +1],
+        [-1, -1, +1, 0, -1, -1, +1],
+    ]
+)
 f = np.array([0.5, -7, -1, -2, -10, -12, 9])
 
 for method, loss in (("hamming", "hinge"), ("loss", "exp")):
@@ -40,7 +44,9 @@ errors = []
 for code in codes:
     clf = OutputCodes(code=code, decoding="loss", random_state=0).fit(X, y)
     errors.append(1 - clf.score(X, y))
-    print(f"{code:13s} code of shape {clf.code_.shape}: training error {errors[-1]:.3f}")
+    print(
+        f"{code:13s} code of shape {clf.code_.shape}: training error {errors[-1]:.3f}"
+    )
 
 fig, ax = plt.subplots(figsize=(5, 3))
 ax.bar(codes, errors)

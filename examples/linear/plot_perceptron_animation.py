@@ -31,8 +31,10 @@ X, y = make_gaussian_classes([[0, 0], [4, 0], [2, 3.5]], 0.8, 20, random_state=1
 
 winner = LinearMachine(update="winner", record_history=True, random_state=0).fit(X, y)
 every = LinearMachine(update="all", record_history=True, random_state=0).fit(X, y)
-print(f"winner rule: {len(winner.history_.corrections)} corrections in "
-      f"{winner.n_iter_} epochs; all rule: {every.n_iter_} epochs")
+print(
+    f"winner rule: {len(winner.history_.corrections)} corrections in "
+    f"{winner.n_iter_} epochs; all rule: {every.n_iter_} epochs"
+)
 
 # %%
 # The "winner" rule, one frame per correction.  Each title names the corrected

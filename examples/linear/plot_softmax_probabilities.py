@@ -33,8 +33,9 @@ labels = iris.target_names[iris.target]
 clf = SoftmaxRegression(C=10.0).fit(X, labels)
 
 low, high = X.min(axis=0) - 0.5, X.max(axis=0) + 0.5
-grid_x, grid_y = np.meshgrid(np.linspace(low[0], high[0], 250),
-                             np.linspace(low[1], high[1], 250))
+grid_x, grid_y = np.meshgrid(
+    np.linspace(low[0], high[0], 250), np.linspace(low[1], high[1], 250)
+)
 probabilities = clf.predict_proba(np.column_stack([grid_x.ravel(), grid_y.ravel()]))
 colors = plt.get_cmap("tab10").colors
 class_maps = ["Blues", "Oranges", "Greens"]  # the tab10 colours of the three classes
@@ -47,30 +48,54 @@ def draw_samples(ax, highlight=None):
     for j, name in enumerate(clf.classes_):
         inside = labels == name
         filled = highlight is None or highlight == j
-        ax.scatter(*X[inside].T, s=18, marker=markers[j],
-                   color=colors[j] if filled else "white", edgecolors="k",
-                   linewidths=0.4, label=name)
+        ax.scatter(
+            *X[inside].T,
+            s=18,
+            marker=markers[j],
+            color=colors[j] if filled else "white",
+            edgecolors="k",
+            linewidths=0.4,
+            label=name,
+        )
     ax.legend(fontsize="small", loc="upper left")
 
 
 fig, axes = plt.subplots(1, 4, figsize=(17, 4.4), sharey=True, layout="constrained")
 for j, (ax, name) in enumerate(zip(axes, clf.classes_)):
     probability = probabilities[:, j].reshape(grid_x.shape)
-    ax.contourf(grid_x, grid_y, probability, levels=np.linspace(0, 1, 11),
-                cmap=class_maps[j], alpha=0.55)
-    lines = ax.contour(grid_x, grid_y, probability, levels=[0.1, 0.5, 0.9],
-                       colors="k", linewidths=[0.6, 1.4, 0.6])
+    ax.contourf(
+        grid_x,
+        grid_y,
+        probability,
+        levels=np.linspace(0, 1, 11),
+        cmap=class_maps[j],
+        alpha=0.55,
+    )
+    lines = ax.contour(
+        grid_x,
+        grid_y,
+        probability,
+        levels=[0.1, 0.5, 0.9],
+        colors="k",
+        linewidths=[0.6, 1.4, 0.6],
+    )
     ax.clabel(lines, fontsize="small")
     draw_samples(ax, highlight=j)
     ax.set_title(f"P(y = {name} | x)")
 
 confidence = probabilities.max(axis=1).reshape(grid_x.shape)
 ax = axes[3]
-filled = ax.contourf(grid_x, grid_y, confidence, levels=np.linspace(1 / 3, 1, 9),
-                     cmap="Greys_r")
+filled = ax.contourf(
+    grid_x, grid_y, confidence, levels=np.linspace(1 / 3, 1, 9), cmap="Greys_r"
+)
 draw_samples(ax)
-fig.colorbar(filled, ax=ax, label="max_j P(y = j | x)", ticks=[1 / 3, 0.5, 0.75, 1],
-             format="{x:.2f}")
+fig.colorbar(
+    filled,
+    ax=ax,
+    label="max_j P(y = j | x)",
+    ticks=[1 / 3, 0.5, 0.75, 1],
+    format="{x:.2f}",
+)
 ax.set_title("confidence: the largest probability")
 for ax in axes:
     ax.set_xlabel("petal length (cm)")

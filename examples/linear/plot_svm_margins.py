@@ -34,14 +34,15 @@ from patrec.datasets import make_gaussian_classes
 from patrec.plotting import plot_decision_regions
 
 means = [[0.0, 0.0], [4.0, 0.0], [2.0, 3.5]]
-X, y = make_gaussian_classes(means, [0.3 * np.eye(2)] * 3, n_per_class=50,
-                             random_state=0)
+X, y = make_gaussian_classes(
+    means, [0.3 * np.eye(2)] * 3, n_per_class=50, random_state=0
+)
 labels = np.array(["left", "right", "top"])[y]
 models = {
     "LinearMachine (perceptron rule)": LinearMachine(random_state=0),
-    "MulticlassSVM(alpha=1e-3, max_epochs=100)": MulticlassSVM(alpha=1e-3,
-                                                               max_epochs=100,
-                                                               random_state=0),
+    "MulticlassSVM(alpha=1e-3, max_epochs=100)": MulticlassSVM(
+        alpha=1e-3, max_epochs=100, random_state=0
+    ),
 }
 
 
@@ -75,17 +76,34 @@ for ax, (name, clf) in zip(axes, models.items()):
     margins[name] = sample_margins(clf)
     smallest = margins[name].min()
     plot_decision_regions(clf, X, labels, ax=ax, resolution=300, legend=ax is axes[0])
-    grid_x, grid_y = np.meshgrid(np.linspace(*ax.get_xlim(), 300),
-                                 np.linspace(*ax.get_ylim(), 300))
-    distance = distance_to_boundary(clf, np.column_stack([grid_x.ravel(),
-                                                          grid_y.ravel()]))
-    ax.contourf(grid_x, grid_y, distance.reshape(grid_x.shape), levels=[0, smallest],
-                colors="0.3", alpha=0.35)
+    grid_x, grid_y = np.meshgrid(
+        np.linspace(*ax.get_xlim(), 300), np.linspace(*ax.get_ylim(), 300)
+    )
+    distance = distance_to_boundary(
+        clf, np.column_stack([grid_x.ravel(), grid_y.ravel()])
+    )
+    ax.contourf(
+        grid_x,
+        grid_y,
+        distance.reshape(grid_x.shape),
+        levels=[0, smallest],
+        colors="0.3",
+        alpha=0.35,
+    )
     closest = margins[name] <= smallest * 1.05
-    ax.scatter(*X[closest].T, s=160, facecolors="none", edgecolors="k", linewidths=1.5,
-               label="samples with the smallest margin")
-    ax.set_title(f"{name}\nsmallest margin {smallest:.3f}, training error "
-                 f"{1 - clf.score(X, labels):.3f}", fontsize=10)
+    ax.scatter(
+        *X[closest].T,
+        s=160,
+        facecolors="none",
+        edgecolors="k",
+        linewidths=1.5,
+        label="samples with the smallest margin",
+    )
+    ax.set_title(
+        f"{name}\nsmallest margin {smallest:.3f}, training error "
+        f"{1 - clf.score(X, labels):.3f}",
+        fontsize=10,
+    )
     ax.set_xlabel("x1")
     ax.set_ylabel("x2")
 axes[0].legend(fontsize="small", loc="center left")

@@ -43,6 +43,8 @@ fig.tight_layout()
 ova = models[2][1]
 for r, binary in enumerate(ova.estimators_):
     error = 1 - binary.score(X, np.where(y == r, 1, -1))
-    print(f"sector {r} against the rest: {binary.mistakes_[-1]} mistakes in the last "
-          f"epoch, training error {error:.3f}")
+    print(
+        f"sector {r} against the rest: {binary.mistakes_[-1]} mistakes in the last "
+        f"epoch, training error {error:.3f}"
+    )
 plt.show()

@@ -28,20 +28,25 @@ from patrec.datasets import make_gaussian_classes
 from patrec.plotting import plot_decision_regions
 
 means = [[0.0, 0.0], [5.0, 0.0], [2.5, 4.5], [2.5, 1.6]]
-X, y = make_gaussian_classes(means, [0.15 * np.eye(2)] * 4, n_per_class=60,
-                             random_state=0)
+X, y = make_gaussian_classes(
+    means, [0.15 * np.eye(2)] * 4, n_per_class=60, random_state=0
+)
 names = np.array(["west", "east", "north", "centre"])
 labels = names[y]
 
-machines = {rule: LinearMachine(update=rule, shuffle=True, random_state=0).fit(X, labels)
-            for rule in ("winner", "all")}
+machines = {
+    rule: LinearMachine(update=rule, shuffle=True, random_state=0).fit(X, labels)
+    for rule in ("winner", "all")
+}
 
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.8))
 for ax, (rule, machine) in zip(axes, machines.items()):
     plot_decision_regions(machine, X, labels, ax=ax, legend=ax is axes[0])
-    ax.set_title(f'update="{rule}": {machine.mistakes_.sum()} corrections in '
-                 f"{machine.n_iter_} epochs,\ntraining error "
-                 f"{1 - machine.score(X, labels):.3f}")
+    ax.set_title(
+        f'update="{rule}": {machine.mistakes_.sum()} corrections in '
+        f"{machine.n_iter_} epochs,\ntraining error "
+        f"{1 - machine.score(X, labels):.3f}"
+    )
     ax.set_xlabel("x1")
     ax.set_ylabel("x2")
 fig.tight_layout()

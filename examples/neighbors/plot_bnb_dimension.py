@@ -41,12 +41,13 @@ for d in dimensions:
         tree = BranchBoundTree(X, partition="kmeans", random_state=0)  # the course's
         distances, _, evaluations = tree.query(queries, k=1, return_counts=True)
         counts.append(evaluations.mean())
-    line, = left.loglog(sizes, counts, "o-", label=f"branch and bound, d = {d}")
+    (line,) = left.loglog(sizes, counts, "o-", label=f"branch and bound, d = {d}")
     # How much nearer is the nearest sample than the average one (largest N)?
     average = pairwise_distances(queries, X).mean(axis=1)
     contrast.append(np.mean(distances[:, 0] / average))
-    right.plot(d, contrast[-1], "o", color=line.get_color(), markersize=8,
-               label=f"d = {d}")
+    right.plot(
+        d, contrast[-1], "o", color=line.get_color(), markersize=8, label=f"d = {d}"
+    )
 left.set_xlabel("training samples N (uniform in the unit cube)")
 left.set_ylabel("distances computed per query")
 left.set_title("Distance evaluations of a 1-NN query")

@@ -19,8 +19,12 @@ editing the training set, P / (2 (1 - P)), for two classes.
 import matplotlib.pyplot as plt
 import numpy as np
 
-from patrec.neighbors import (BranchBoundTree, BruteForce, cover_hart_bounds,
-                              edited_nn_error)
+from patrec.neighbors import (
+    BranchBoundTree,
+    BruteForce,
+    cover_hart_bounds,
+    edited_nn_error,
+)
 
 rng = np.random.default_rng(0)
 sizes = [1000, 3000, 10000, 30000]
@@ -52,8 +56,12 @@ for c in (2, 10):
     right.plot(bayes, upper, label=f"1-NN upper bound, c = {c}")
 right.plot(bayes, bayes, "k--", label="Bayes error P* (lower bound)")
 nn_error = np.linspace(0, 0.5, 101)
-right.plot(nn_error, [edited_nn_error(p) for p in nn_error], ":",
-           label="after editing, as a function of P (c = 2)")
+right.plot(
+    nn_error,
+    [edited_nn_error(p) for p in nn_error],
+    ":",
+    label="after editing, as a function of P (c = 2)",
+)
 right.set_xlabel("Bayes error P* (or 1-NN error P for the dotted line)")
 right.set_ylabel("asymptotic error")
 right.set_title("Cover–Hart bounds")

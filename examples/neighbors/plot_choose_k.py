@@ -43,13 +43,23 @@ best = ks[np.argmin(cv_mean)]
 
 fig, ax = plt.subplots(figsize=(7.5, 4.6))
 ax.plot(ks, cv_mean, "o-", label="10-fold cross-validation error")
-ax.fill_between(ks, cv_mean - cv_std, cv_mean + cv_std, alpha=0.2,
-                label="± one standard deviation over the folds")
+ax.fill_between(
+    ks,
+    cv_mean - cv_std,
+    cv_mean + cv_std,
+    alpha=0.2,
+    label="± one standard deviation over the folds",
+)
 ax.plot(ks, fresh, "s--", label="error on 5000 fresh samples")
 ax.plot(ks, training, "^:", label="training error")
 ax.axvline(best, color="k", linewidth=0.8)
-ax.annotate(f"chosen: k = {best}", (best, cv_mean.min()), xytext=(10, -30),
-            textcoords="offset points", arrowprops={"arrowstyle": "->"})
+ax.annotate(
+    f"chosen: k = {best}",
+    (best, cv_mean.min()),
+    xytext=(10, -30),
+    textcoords="offset points",
+    arrowprops={"arrowstyle": "->"},
+)
 ax.set_xscale("log")
 ax.set_xticks(ks, [str(k) for k in ks], fontsize="small")
 ax.set_xlabel("k (number of neighbours, log scale)")

@@ -21,14 +21,17 @@ from matplotlib.animation import FuncAnimation
 from patrec.neighbors import KNeighborsClassifier, condense
 
 rng = np.random.default_rng(1)
-X = np.vstack([rng.normal([0, 0], 1.0, size=(200, 2)),
-               rng.normal([2.5, 1], 1.0, size=(200, 2))])
+X = np.vstack(
+    [rng.normal([0, 0], 1.0, size=(200, 2)), rng.normal([2.5, 1], 1.0, size=(200, 2))]
+)
 y = np.repeat([0, 1], 200)
 kept, history = condense(X, y, random_state=0, return_history=True)
 stored = history.stored  # every stored sample, in the order it was stored
 ends = np.cumsum([len(history.seeds)] + [len(moved) for moved in history.passes])
-print(f"{len(kept)} of {len(X)} samples stored in {history.n_passes} passes "
-      f"(per pass: {[len(moved) for moved in history.passes]})")
+print(
+    f"{len(kept)} of {len(X)} samples stored in {history.n_passes} passes "
+    f"(per pass: {[len(moved) for moved in history.passes]})"
+)
 
 # %%
 # The animation: a frame after every few additions, a pause at the end of a pass.
@@ -57,14 +60,16 @@ def draw(n_stored, ax):
 
 
 fig, ax = plt.subplots(figsize=(6, 5))
-animation = FuncAnimation(fig, lambda n: draw(n, ax), frames=frames, interval=250,
-                          repeat_delay=2000)
+animation = FuncAnimation(
+    fig, lambda n: draw(n, ax), frames=frames, interval=250, repeat_delay=2000
+)
 
 # %%
 # The final store: every one of the 400 samples is classified correctly by the
 # 1-NN rule of these samples.
 still, still_ax = plt.subplots(figsize=(6, 5))
 draw(len(stored), still_ax)
-still_ax.set_title(f"after {history.n_passes} passes: {len(stored)} of {len(X)} "
-                   "samples stored")
+still_ax.set_title(
+    f"after {history.n_passes} passes: {len(stored)} of {len(X)} samples stored"
+)
 plt.show()

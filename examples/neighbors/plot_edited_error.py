@@ -29,8 +29,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 from scipy.stats import norm
 
-from patrec.neighbors import (KNeighborsClassifier, cover_hart_bounds, edit,
-                              edited_nn_error)
+from patrec.neighbors import (
+    KNeighborsClassifier,
+    cover_hart_bounds,
+    edit,
+    edited_nn_error,
+)
 
 rng = np.random.default_rng(0)
 means = np.array([[0.0, 0.0], [2.0, 1.0]])
@@ -74,16 +78,30 @@ for n in sizes:
 fig, ax = plt.subplots(figsize=(11, 5))
 ax.semilogx(sizes, full_error, "o-", color="tab:red", label="1-NN, all samples")
 ax.semilogx(sizes, edited_error, "s-", color="tab:green", label="1-NN after editing")
-ax.axhline(upper, color="tab:red", linestyle=":",
-           label=f"Cover-Hart upper bound {upper:.3f}")
-ax.axhline(asymptotic_nn, color="tab:red", linestyle="--",
-           label=f"asymptotic 1-NN error P = {asymptotic_nn:.3f}")
-ax.axhline(edited_limit, color="tab:green", linestyle="--",
-           label=f"edited, asymptotic: mean of r / (2 (1 - r)) = {edited_limit:.3f}")
-ax.axhline(edited_of_mean, color="tab:green", linestyle=":",
-           label=f"edited_nn_error(P) = P / (2 (1 - P)) = {edited_of_mean:.3f}")
-ax.axhline(lower, color="k", linestyle="-", linewidth=1,
-           label=f"Bayes error P* = {lower:.3f}")
+ax.axhline(
+    upper, color="tab:red", linestyle=":", label=f"Cover-Hart upper bound {upper:.3f}"
+)
+ax.axhline(
+    asymptotic_nn,
+    color="tab:red",
+    linestyle="--",
+    label=f"asymptotic 1-NN error P = {asymptotic_nn:.3f}",
+)
+ax.axhline(
+    edited_limit,
+    color="tab:green",
+    linestyle="--",
+    label=f"edited, asymptotic: mean of r / (2 (1 - r)) = {edited_limit:.3f}",
+)
+ax.axhline(
+    edited_of_mean,
+    color="tab:green",
+    linestyle=":",
+    label=f"edited_nn_error(P) = P / (2 (1 - P)) = {edited_of_mean:.3f}",
+)
+ax.axhline(
+    lower, color="k", linestyle="-", linewidth=1, label=f"Bayes error P* = {lower:.3f}"
+)
 ax.set_xlabel("training samples n")
 ax.set_ylabel("test error")
 ax.set_title("1-NN error with and without editing, two Gaussian classes")

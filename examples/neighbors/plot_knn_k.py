@@ -24,8 +24,9 @@ from patrec import KNeighborsClassifier
 from patrec.datasets import make_gaussian_classes
 from patrec.plotting import plot_decision_regions
 
-X, y = make_gaussian_classes([[0.0, 0.0], [1.8, 1.2]], [np.eye(2), np.eye(2)],
-                             n_per_class=40, random_state=3)
+X, y = make_gaussian_classes(
+    [[0.0, 0.0], [1.8, 1.2]], [np.eye(2), np.eye(2)], n_per_class=40, random_state=3
+)
 labels = np.array(["blue class", "orange class"])[y]
 
 fig, axes = plt.subplots(1, 3, figsize=(15, 4.8), sharey=True)
@@ -34,12 +35,14 @@ for ax, k in zip(axes, (1, 2, 3)):
     plot_decision_regions(clf, X, labels, ax=ax, resolution=300, legend=k == 1)
     title = f"k = {k}: training error {1 - clf.score(X, labels):.3f}"
     if k == 2:
-        grid_x, grid_y = np.meshgrid(np.linspace(*ax.get_xlim(), 300),
-                                     np.linspace(*ax.get_ylim(), 300))
+        grid_x, grid_y = np.meshgrid(
+            np.linspace(*ax.get_xlim(), 300), np.linspace(*ax.get_ylim(), 300)
+        )
         proba = clf.predict_proba(np.column_stack([grid_x.ravel(), grid_y.ravel()]))
         tie = (proba[:, 0] == 0.5).reshape(grid_x.shape)
-        ax.contourf(grid_x, grid_y, tie, levels=[0.5, 1.5], colors="none",
-                    hatches=["////"])
+        ax.contourf(
+            grid_x, grid_y, tie, levels=[0.5, 1.5], colors="none", hatches=["////"]
+        )
         ax.contour(grid_x, grid_y, tie, levels=[0.5], colors="k", linewidths=0.5)
         title += f"\nhatched: 1-1 ties ({tie.mean():.0%} of the area)"
     ax.set_title(title)

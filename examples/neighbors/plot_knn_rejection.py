@@ -21,11 +21,13 @@ from patrec import KNeighborsClassifier
 from patrec.plotting import plot_decision_regions
 
 rng = np.random.default_rng(0)
-X = np.vstack([rng.normal([0, 0], 1.0, size=(150, 2)),
-               rng.normal([2, 1.5], 1.0, size=(150, 2))])
+X = np.vstack(
+    [rng.normal([0, 0], 1.0, size=(150, 2)), rng.normal([2, 1.5], 1.0, size=(150, 2))]
+)
 y = np.repeat(["circle", "square"], 150)
-X_test = np.vstack([rng.normal([0, 0], 1.0, size=(500, 2)),
-                    rng.normal([2, 1.5], 1.0, size=(500, 2))])
+X_test = np.vstack(
+    [rng.normal([0, 0], 1.0, size=(500, 2)), rng.normal([2, 1.5], 1.0, size=(500, 2))]
+)
 y_test = np.repeat(["circle", "square"], 500)
 
 k_values = (1, 15)
@@ -37,8 +39,9 @@ voters = {k: KNeighborsClassifier(n_neighbors=k).fit(X, y) for k in k_values}
 # rejects in dark grey (the ``reject_label`` of its predictions); the title reports
 # the error on the test samples that were classified.  (The whole figure is drawn in
 # this one cell, so that the gallery shows it complete.)
-rejecting = KNeighborsClassifier(n_neighbors=15, reject_threshold=0.8,
-                                 reject_label="reject").fit(X, y)
+rejecting = KNeighborsClassifier(
+    n_neighbors=15, reject_threshold=0.8, reject_label="reject"
+).fit(X, y)
 predicted = rejecting.predict(X_test)
 kept = predicted != "reject"
 error = np.mean(predicted[kept] != y_test[kept])
@@ -49,8 +52,10 @@ for ax, k in zip(axes[:2], k_values):
     ax.set_title(f"{k}-NN: test error {1 - voters[k].score(X_test, y_test):.3f}")
 
 plot_decision_regions(rejecting, X, y, ax=axes[2])
-axes[2].set_title(f"15-NN, reject below 0.8: {1 - kept.mean():.0%} rejected,\n"
-                  f"error on the rest {error:.3f}")
+axes[2].set_title(
+    f"15-NN, reject below 0.8: {1 - kept.mean():.0%} rejected,\n"
+    f"error on the rest {error:.3f}"
+)
 for ax in axes:
     ax.set_xlabel("feature 1")
     ax.set_ylabel("feature 2")

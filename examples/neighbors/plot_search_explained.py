@@ -28,12 +28,10 @@ from patrec.datasets import make_gaussian_classes
 from patrec.neighbors import BranchBoundTree
 from patrec.plotting import plot_search
 
-X, _ = make_gaussian_classes([[0, 0], [3, 1], [1, 3], [4, 4]], 0.6, 60,
-                             random_state=0)
+X, _ = make_gaussian_classes([[0, 0], [3, 1], [1, 3], [4, 4]], 0.6, 60, random_state=0)
 # the course's tree: hierarchical k-means (patrec's default partition is a k-d tree,
 # searched with a box rule as well; the answers are the same)
-tree = BranchBoundTree(X, partition="kmeans", branching=3, leaf_size=12,
-                       random_state=0)
+tree = BranchBoundTree(X, partition="kmeans", branching=3, leaf_size=12, random_state=0)
 x = np.array([0.5, 1.75])
 
 fig, axes = plt.subplots(1, 2, figsize=(13, 6.6), layout="constrained")
@@ -59,6 +57,8 @@ print("\nB after each new best sample:")
 for sample, distance, bound in steps.bound_updates:
     print(f"  sample {sample:4d} at {distance:.3f}: B = {bound:.3f}")
 near = steps.skipped[~steps.skipped["far"]]
-print(f"\nrule 2 skipped {len(steps.skipped)} samples of the leaves entered "
-      f"({len(near)} by D(x, M_p) > B + D(x_i, M_p)); "
-      f"{counts[0]} distances computed for {tree.n_samples} samples.")
+print(
+    f"\nrule 2 skipped {len(steps.skipped)} samples of the leaves entered "
+    f"({len(near)} by D(x, M_p) > B + D(x_i, M_p)); "
+    f"{counts[0]} distances computed for {tree.n_samples} samples."
+)

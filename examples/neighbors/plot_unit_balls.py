@@ -40,12 +40,25 @@ origin = np.zeros((1, 2))
 
 fig, axes = plt.subplots(1, 4, figsize=(17, 4.6), sharey=True, layout="constrained")
 for ax, (metric, params, title) in zip(axes, distances):
-    to_origin = pairwise_distances(grid, origin, metric=metric,
-                                   metric_params=params or None).reshape(grid_x.shape)
-    filled = ax.contourf(grid_x, grid_y, to_origin, levels=np.linspace(0, 3, 13),
-                         cmap="Blues_r", extend="max")
-    lines = ax.contour(grid_x, grid_y, to_origin, levels=[0.5, 1.0, 1.5], colors="k",
-                       linewidths=[0.8, 2.2, 0.8])
+    to_origin = pairwise_distances(
+        grid, origin, metric=metric, metric_params=params or None
+    ).reshape(grid_x.shape)
+    filled = ax.contourf(
+        grid_x,
+        grid_y,
+        to_origin,
+        levels=np.linspace(0, 3, 13),
+        cmap="Blues_r",
+        extend="max",
+    )
+    lines = ax.contour(
+        grid_x,
+        grid_y,
+        to_origin,
+        levels=[0.5, 1.0, 1.5],
+        colors="k",
+        linewidths=[0.8, 2.2, 0.8],
+    )
     ax.clabel(lines, fontsize="small")
     ax.plot(0, 0, "k+", markersize=10)
     ax.set_aspect("equal")
@@ -61,16 +74,19 @@ plt.show()
 # nearer to it than to any other sample, and "nearer" decides the shape of the cells.
 # (No two samples lie on a diagonal of each other, ``|dx| = |dy|``: for L1 and L-infinity
 # that would make whole areas equidistant from both.)
-X = np.array([[-1.0, -0.6], [0.2, 1.0], [1.3, -0.2], [-0.3, 0.2], [0.9, 0.9],
-              [-1.3, 1.1]])
+X = np.array(
+    [[-1.0, -0.6], [0.2, 1.0], [1.3, -0.2], [-0.3, 0.2], [0.9, 0.9], [-1.3, 1.1]]
+)
 labels = np.repeat(["class A", "class B"], 3)
 
 fig, axes = plt.subplots(1, 4, figsize=(17, 3.6), sharey=True, layout="constrained")
 for ax, (metric, params, title) in zip(axes, distances):
-    clf = KNeighborsClassifier(n_neighbors=1, metric=metric,
-                               metric_params=params or None).fit(X, labels)
-    plot_decision_regions(clf, X, labels, ax=ax, resolution=300, margin=0.4,
-                          legend=ax is axes[0])
+    clf = KNeighborsClassifier(
+        n_neighbors=1, metric=metric, metric_params=params or None
+    ).fit(X, labels)
+    plot_decision_regions(
+        clf, X, labels, ax=ax, resolution=300, margin=0.4, legend=ax is axes[0]
+    )
     for sample in X:
         ax.scatter(*sample, s=60, color="none", edgecolors="k")
     ax.set_aspect("equal")

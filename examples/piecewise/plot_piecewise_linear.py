@@ -41,9 +41,15 @@ def draw_pieces(ax, clf):
     grid_x, grid_y = np.meshgrid(xs, ys)
     grid = np.column_stack([grid_x.ravel(), grid_y.ravel()])
     winner = np.argmax(clf.subclass_decision_function(grid), axis=1)
-    ax.contour(grid_x, grid_y, winner.reshape(grid_x.shape),
-               levels=np.arange(len(clf.coef_)) + 0.5, colors="k", linewidths=0.6,
-               linestyles="dashed")
+    ax.contour(
+        grid_x,
+        grid_y,
+        winner.reshape(grid_x.shape),
+        levels=np.arange(len(clf.coef_)) + 0.5,
+        colors="k",
+        linewidths=0.6,
+        linestyles="dashed",
+    )
 
 
 # %%
@@ -57,8 +63,9 @@ panels = [
     (machine, "piecewise-linear machine, 3 pieces per class"),
 ]
 for ax, (clf, title) in zip(axes.flat, panels):
-    plot_decision_regions(clf, X, y, ax=ax, prototypes=clf is start,
-                          legend=clf is linear)
+    plot_decision_regions(
+        clf, X, y, ax=ax, prototypes=clf is start, legend=clf is linear
+    )
     if clf is machine:
         draw_pieces(ax, clf)
     ax.set_title(f"{title}\ntraining error {1 - clf.score(X, y):.3f}", fontsize=10)

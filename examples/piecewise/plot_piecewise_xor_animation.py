@@ -28,10 +28,13 @@ from patrec.exceptions import ConvergenceWarning
 from patrec.plotting import animate_training, plot_decision_regions, plot_history
 
 X, y = make_xor(n_samples=80, noise=0.45, random_state=0)
-machine = PiecewiseLinearClassifier(n_subclasses=2, init="zeros", record_history=True,
-                                    random_state=0).fit(X, y)
-print(f"{len(machine.history_.corrections)} corrections in {machine.n_iter_} epochs; "
-      f"the last epoch made {machine.corrections_[-1]}")
+machine = PiecewiseLinearClassifier(
+    n_subclasses=2, init="zeros", record_history=True, random_state=0
+).fit(X, y)
+print(
+    f"{len(machine.history_.corrections)} corrections in {machine.n_iter_} epochs; "
+    f"the last epoch made {machine.corrections_[-1]}"
+)
 
 # %%
 # The corrections one by one.
@@ -50,18 +53,35 @@ print(caught[0].message)
 # the averaged linear machine could do.
 fig, axes = plt.subplots(1, 3, figsize=(14, 4.4))
 plot_decision_regions(machine, X, y, ax=axes[0])
-grid_x, grid_y = np.meshgrid(np.linspace(*axes[0].get_xlim(), 300),
-                             np.linspace(*axes[0].get_ylim(), 300))
-piece = np.argmax(machine.subclass_decision_function(
-    np.column_stack([grid_x.ravel(), grid_y.ravel()])), axis=1)
-axes[0].contour(grid_x, grid_y, piece.reshape(grid_x.shape), levels=[0.5, 1.5, 2.5],
-                colors="k", linewidths=0.6, linestyles="dashed")
-axes[0].set_title(f"piecewise-linear, 2 pieces per class: training error "
-                  f"{1 - machine.score(X, y):.2f}", fontsize=10)
+grid_x, grid_y = np.meshgrid(
+    np.linspace(*axes[0].get_xlim(), 300), np.linspace(*axes[0].get_ylim(), 300)
+)
+piece = np.argmax(
+    machine.subclass_decision_function(
+        np.column_stack([grid_x.ravel(), grid_y.ravel()])
+    ),
+    axis=1,
+)
+axes[0].contour(
+    grid_x,
+    grid_y,
+    piece.reshape(grid_x.shape),
+    levels=[0.5, 1.5, 2.5],
+    colors="k",
+    linewidths=0.6,
+    linestyles="dashed",
+)
+axes[0].set_title(
+    f"piecewise-linear, 2 pieces per class: training error "
+    f"{1 - machine.score(X, y):.2f}",
+    fontsize=10,
+)
 plot_history(machine, X, y, ax=axes[1])
 axes[1].set_title("corrections and training error per epoch", fontsize=10)
 plot_decision_regions(linear, X, y, ax=axes[2], legend=False)
-axes[2].set_title(f"linear machine (averaged): training error "
-                  f"{1 - linear.score(X, y):.2f}", fontsize=10)
+axes[2].set_title(
+    f"linear machine (averaged): training error {1 - linear.score(X, y):.2f}",
+    fontsize=10,
+)
 fig.tight_layout()
 plt.show()

@@ -36,11 +36,14 @@ fig, axes = plt.subplots(1, 3, figsize=(15, 5.2), layout="constrained")
 for ax, n_prototypes in zip(axes, (1, 2, 4)):
     clf = MinimumDistanceClassifier(n_prototypes=n_prototypes, random_state=0)
     clf.fit(X, labels)
-    plot_decision_regions(clf, X, labels, ax=ax, resolution=300, prototypes=True,
-                          legend=ax is axes[0])
+    plot_decision_regions(
+        clf, X, labels, ax=ax, resolution=300, prototypes=True, legend=ax is axes[0]
+    )
     ax.set_aspect("equal")
-    ax.set_title(f"{n_prototypes} prototype{'s' if n_prototypes > 1 else ''} per class: "
-                 f"training error {1 - clf.score(X, labels):.3f}")
+    ax.set_title(
+        f"{n_prototypes} prototype{'s' if n_prototypes > 1 else ''} per class: "
+        f"training error {1 - clf.score(X, labels):.3f}"
+    )
     ax.set_xlabel("x1")
     ax.set_ylabel("x2")
 fig.suptitle("Minimum-distance classification: the stars are the subclass means")

@@ -6,6 +6,7 @@ sets.
 - `make_sectors`, `make_gaussian_classes`, `make_xor`, `make_rings`, `make_banana`:
   reproducible synthetic classes for trying the course's classifiers.
 """
+
 from ._base import Bunch
 from .loaders import load_breast_cancer, load_iris, load_wine
 from .synthetic import (

@@ -6,6 +6,7 @@ name.  Their descriptions are reStructuredText files in ``patrec/datasets/descr/
 Both are found with `importlib.resources`, so they are read from wherever the package
 is installed.
 """
+
 import csv
 from importlib import resources
 

@@ -6,6 +6,7 @@ names and a last column ``target`` with the class name) and a description in
 ``patrec compare --data iris.csv --target target``.  The class codes follow the order
 of ``target_names``, which is also scikit-learn's coding.
 """
+
 import numpy as np
 
 from ._base import Bunch, read_csv_dataset, read_descr
@@ -86,8 +87,9 @@ def load_iris(*, return_X_y=False):
     >>> X[0].tolist(), int(y[0])
     ([5.1, 3.5, 1.4, 0.2], 0)
     """
-    return _load("iris.csv", "iris.rst", ("setosa", "versicolor", "virginica"),
-                 return_X_y)
+    return _load(
+        "iris.csv", "iris.rst", ("setosa", "versicolor", "virginica"), return_X_y
+    )
 
 
 def load_wine(*, return_X_y=False):
@@ -193,5 +195,6 @@ def load_breast_cancer(*, return_X_y=False):
     >>> int((cancer.target == 0).sum()), int((cancer.target == 1).sum())
     (212, 357)
     """
-    return _load("breast_cancer.csv", "breast_cancer.rst", ("malignant", "benign"),
-                 return_X_y)
+    return _load(
+        "breast_cancer.csv", "breast_cancer.rst", ("malignant", "benign"), return_X_y
+    )

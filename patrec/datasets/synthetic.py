@@ -7,6 +7,7 @@ the classes are as balanced as ``n_samples`` allows (the first classes get one s
 more when it does not divide evenly).  The rows come in random order, and the same
 ``random_state`` always gives the same data.
 """
+
 import numbers
 
 import numpy as np
@@ -129,8 +130,9 @@ def make_sectors(n_classes=3, n_samples=300, gap=None, random_state=None):
     if gap is None:
         gap = np.pi / (4 * n_classes)
     else:
-        check_scalar(gap, "gap", numbers.Real, low=0.0, high=np.pi / n_classes,
-                     high_open=True)
+        check_scalar(
+            gap, "gap", numbers.Real, low=0.0, high=np.pi / n_classes, high_open=True
+        )
     rng = check_random_state(random_state)
 
     sizes = _split_evenly(n_samples, n_classes)
@@ -200,8 +202,9 @@ def _check_sizes(n_per_class, n_classes):
 _DEFAULT_MEANS = ((0.0, 0.0), (3.0, 0.0), (0.0, 3.0))
 
 
-def make_gaussian_classes(means=None, covariances=1.0, n_per_class=100,
-                          random_state=None):
+def make_gaussian_classes(
+    means=None, covariances=1.0, n_per_class=100, random_state=None
+):
     r"""Classes drawn from multivariate normal distributions, in any dimension.
 
     Class ``k`` is drawn from :math:`N(\mu_k, \Sigma_k)` as
@@ -383,8 +386,9 @@ def make_rings(n_samples=200, n_classes=2, noise=0.05, factor=0.5, random_state=
     check_scalar(n_classes, "n_classes", numbers.Integral, low=2)
     check_scalar(n_samples, "n_samples", numbers.Integral, low=n_classes)
     check_scalar(noise, "noise", numbers.Real, low=0.0)
-    check_scalar(factor, "factor", numbers.Real, low=0.0, high=1.0, low_open=True,
-                 high_open=True)
+    check_scalar(
+        factor, "factor", numbers.Real, low=0.0, high=1.0, low_open=True, high_open=True
+    )
     rng = check_random_state(random_state)
 
     sizes = _split_evenly(n_samples, n_classes)

@@ -4,6 +4,7 @@
   classifier with one covariance shared by all classes (linear boundaries);
 - `QDA`: one Gaussian per class (quadratic boundaries).
 """
+
 from .fisher import FisherLDA
 from .quadratic import QDA
 

@@ -5,6 +5,7 @@ Both models give, for every sample x and class omega_i, a discriminant g_i(x) eq
 those scores follow the decision (the largest g_i), the posteriors (a softmax of the
 g_i) and, for two classes, the log-odds ``g_1 - g_0``.
 """
+
 import numpy as np
 
 from ..base import decision_from_scores

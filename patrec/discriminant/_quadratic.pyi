@@ -2,6 +2,10 @@
 import numpy as np
 import numpy.typing as npt
 
-def mahalanobis_squared(X: npt.NDArray[np.floating], means: npt.NDArray[np.floating],
-                        inverse_factors: npt.NDArray[np.floating],
-                        out: npt.NDArray[np.float64], block: int = 256) -> None: ...
+def mahalanobis_squared(
+    X: npt.NDArray[np.floating],
+    means: npt.NDArray[np.floating],
+    inverse_factors: npt.NDArray[np.floating],
+    out: npt.NDArray[np.float64],
+    block: int = 256,
+) -> None: ...

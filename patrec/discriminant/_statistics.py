@@ -3,6 +3,7 @@
 Everything here works in float64 on arrays that `patrec._validation` has already
 checked; the estimators turn the results into their fitted attributes.
 """
+
 import numbers
 
 import numpy as np
@@ -98,8 +99,9 @@ def class_means(X, codes, n_classes, sample_weight=None):
         (weights, (codes, np.arange(n_samples))),
         shape=(n_classes, n_samples),
     )
-    counts = np.bincount(codes, weights=sample_weight,
-                         minlength=n_classes).astype(np.float64)
+    counts = np.bincount(codes, weights=sample_weight, minlength=n_classes).astype(
+        np.float64
+    )
     sums = indicator @ X.astype(np.float64, copy=False)
     return counts, np.asarray(sums) / counts[:, np.newaxis]
 
@@ -175,11 +177,11 @@ def ledoit_wolf_covariance(centred, sample_weight=None):
     else:
         mu = np.trace(S) / n_features
         # ||S - mu I||_F^2 / d
-        distance = (np.sum(S**2) - 2.0 * mu * np.trace(S) + n_features * mu**2)
+        distance = np.sum(S**2) - 2.0 * mu * np.trace(S) + n_features * mu**2
         distance /= n_features
         # sum_k ||z_k z_k^T - S||_F^2 = sum_k ||z_k||^4 - n ||S||_F^2
         fourth = np.sum(Z**2, axis=1) ** 2
-        spread = (np.average(fourth, weights=weights) - np.sum(S**2))
+        spread = np.average(fourth, weights=weights) - np.sum(S**2)
         spread /= n_features * n_samples
         spread = min(spread, distance)
         intensity = 0.0 if spread == 0 else spread / distance

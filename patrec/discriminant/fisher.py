@@ -21,13 +21,14 @@ a linear function of x.  Dividing both scatter matrices by n changes neither the
 eigenvectors' directions nor the eigenvalues, so the course's S_w / S_b and these
 covariances give the same projection.
 """
+
 import numbers
 
 import numpy as np
 from scipy import linalg
 
-from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from .._validation import check_class_weights, check_option, check_scalar
+from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ._bayes_rule import BayesRuleMixin
 from ._statistics import (
     check_deviations,
@@ -176,8 +177,9 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
     (1, 1)
     """
 
-    def __init__(self, n_components=None, solver="svd", shrinkage=None, priors=None,
-                 tol=1e-4):
+    def __init__(
+        self, n_components=None, solver="svd", shrinkage=None, priors=None, tol=1e-4
+    ):
         self.n_components = n_components
         self.solver = solver
         self.shrinkage = shrinkage
@@ -191,7 +193,9 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
         n_samples, n_features = X.shape
         n_classes = self.classes_.shape[0]
         if sample_weight is not None:  # samples of weight zero do not count
-            n_samples = int(check_class_weights(self.classes_, codes, sample_weight).sum())
+            n_samples = int(
+                check_class_weights(self.classes_, codes, sample_weight).sum()
+            )
         if n_samples <= n_classes:
             raise ValueError(
                 "FisherLDA needs more samples than classes to estimate the "
@@ -199,8 +203,13 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
             )
         max_components = min(n_classes - 1, n_features)
         if self.n_components is not None:
-            check_scalar(self.n_components, "n_components", numbers.Integral, low=1,
-                         high=max_components)
+            check_scalar(
+                self.n_components,
+                "n_components",
+                numbers.Integral,
+                low=1,
+                high=max_components,
+            )
 
         # features near 1e150 or 1e-150 would overflow or underflow the scatter
         # matrices: fit on features rescaled by powers of two, then fold back
@@ -220,8 +229,9 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
             weights, total = sample_weight, float(counts.sum())
             deviations *= np.sqrt(sample_weight)[:, np.newaxis]
         if solver == "eigen":
-            ratios = self._solve_eigen(deviations, codes, counts, shrinkage, weights,
-                                       total)
+            ratios = self._solve_eigen(
+                deviations, codes, counts, shrinkage, weights, total
+            )
         else:
             self.xbar_ = self.priors_ @ means
             ratios = self._solve_svd(deviations, total)
@@ -243,8 +253,9 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
 
     def _set_discriminants(self):
         """``coef_`` and ``intercept_`` from the centred discriminants."""
-        centre, weights, offsets = _centred_discriminants(self.means_, self.priors_,
-                                                          self.scalings_)
+        centre, weights, offsets = _centred_discriminants(
+            self.means_, self.priors_, self.scalings_
+        )
         if weights.shape[0] == 2:  # one function: g_1 - g_0
             weights = weights[1:] - weights[:1]
             offsets = offsets[1:] - offsets[:1]
@@ -281,7 +292,8 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
                     keep = inside & (weights > 0)
                     class_covariance = ledoit_wolf_covariance(
                         deviations[keep] / np.sqrt(weights[keep])[:, np.newaxis],
-                        weights[keep])
+                        weights[keep],
+                    )
                 covariance += count / n_samples * class_covariance
         else:
             covariance = deviations.T @ deviations / n_samples  # S_w / n
@@ -314,8 +326,9 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
         covariance = deviations.T @ deviations / n_samples  # S_w / n
         scale = np.sqrt(np.diag(covariance))
         scale[scale == 0.0] = 1.0
-        singular_values, directions = _standardised_svd(deviations, covariance, scale,
-                                                        n_samples)
+        singular_values, directions = _standardised_svd(
+            deviations, covariance, scale, n_samples
+        )
         rank = int(np.sum(singular_values > self.tol))
         if rank == 0:
             raise ValueError(
@@ -388,8 +401,9 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
         feature_names_out : ndarray of str objects, shape (`n_components_`,)
         """
         self._check_is_fitted()
-        return np.asarray([f"fisherlda{i}" for i in range(self.n_components_)],
-                          dtype=object)
+        return np.asarray(
+            [f"fisherlda{i}" for i in range(self.n_components_)], dtype=object
+        )
 
     def __sklearn_tags__(self):
         from sklearn.utils import TransformerTags  # only scikit-learn calls this
@@ -401,8 +415,9 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
     def _class_scores(self, X):
         """``g_k(x)`` for every sample and class, shape (n_samples, n_classes)."""
         X = self._validate_X(X)
-        centre, weights, offsets = _centred_discriminants(self.means_, self.priors_,
-                                                          self.scalings_)
+        centre, weights, offsets = _centred_discriminants(
+            self.means_, self.priors_, self.scalings_
+        )
         dtype = scoring_dtype(X.dtype, weights)
         centred = X.astype(dtype, copy=False) - centre.astype(dtype)
         return centred @ weights.T.astype(dtype) + offsets

@@ -19,13 +19,14 @@ length of ``L_i^{-1} (x - m_i)`` and ``log|Sigma_i| = 2 sum_j log L_i[j, j]``; t
 compiled kernel `patrec.discriminant._quadratic.mahalanobis_squared` evaluates the
 lengths for many samples at once with level-3 BLAS.
 """
+
 import numbers
 
 import numpy as np
 from scipy import linalg
 
-from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from .._validation import check_class_weights, check_scalar
+from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ._bayes_rule import BayesRuleMixin
 from ._quadratic import mahalanobis_squared
 from ._statistics import (
@@ -130,11 +131,14 @@ class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
         self.store_covariance = store_covariance
 
     def _fit(self, X, codes, sample_weight=None):
-        reg_param = check_scalar(self.reg_param, "reg_param", numbers.Real, low=0,
-                                 high=1)
+        reg_param = check_scalar(
+            self.reg_param, "reg_param", numbers.Real, low=0, high=1
+        )
         if not isinstance(self.store_covariance, (bool, np.bool_)):
-            raise TypeError("store_covariance must be True or False, got "
-                            f"{self.store_covariance!r}.")
+            raise TypeError(
+                "store_covariance must be True or False, got "
+                f"{self.store_covariance!r}."
+            )
         n_features = X.shape[1]
         n_classes = self.classes_.shape[0]
         counts = np.bincount(codes, minlength=n_classes)
@@ -186,14 +190,19 @@ class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
         log_determinants = np.empty(n_classes)
         for k, label in enumerate(self.classes_):
             means[k], covariances[k] = _class_covariance(
-                X_sorted[rows[k]], reg_param, identity,
-                None if weights is None else weights[rows[k]])
+                X_sorted[rows[k]],
+                reg_param,
+                identity,
+                None if weights is None else weights[rows[k]],
+            )
             factor, feature = cholesky_or_none(covariances[k])
             if factor is None:
-                raise ValueError(_singular_message(label, feature, counts[k],
-                                                   n_features, reg_param))
-            precision_factors[k] = linalg.solve_triangular(factor, np.eye(n_features),
-                                                           lower=True)
+                raise ValueError(
+                    _singular_message(label, feature, counts[k], n_features, reg_param)
+                )
+            precision_factors[k] = linalg.solve_triangular(
+                factor, np.eye(n_features), lower=True
+            )
             log_determinants[k] = 2.0 * np.sum(np.log(np.diag(factor)))
         if scales is not None:  # L = S L', so L^-1 = L'^-1 S^-1
             if self.store_covariance:
@@ -221,8 +230,12 @@ class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
         X = self._validate_X(X)
         dtype = scoring_dtype(X.dtype, self.precision_factors_)
         distances = np.empty((X.shape[0], self.classes_.shape[0]))
-        mahalanobis_squared(X.astype(dtype, copy=False), self.means_.astype(dtype),
-                            self.precision_factors_.astype(dtype), distances)
+        mahalanobis_squared(
+            X.astype(dtype, copy=False),
+            self.means_.astype(dtype),
+            self.precision_factors_.astype(dtype),
+            distances,
+        )
         return -0.5 * (distances + self.log_determinants_) + np.log(self.priors_)
 
 
@@ -261,7 +274,8 @@ def _singular_message(label, feature, n_samples, n_features, reg_param):
         "linear combination of other features"
     )
     remedy = (
-        "Increase reg_param" if reg_param > 0
+        "Increase reg_param"
+        if reg_param > 0
         else "Set reg_param > 0 (for example reg_param=0.01)"
     )
     return (

@@ -7,6 +7,7 @@
 - `OneVsAll`, `AllPairs`, `OutputCodes` (with `decode` and `code_matrix`):
   reductions of a multiclass problem to binary ones.
 """
+
 from .all_pairs import AllPairs
 from .linear_machine import LinearMachine, kesler_construct
 from .multiclass_svm import MulticlassSVM

@@ -5,6 +5,7 @@ value; `LinearClassifierMixin` adds ``decision_function`` from ``coef_`` /
 ``intercept_``: the scores g_r(x) = w_r . x + b_r.  What the training loops share
 with the piecewise-linear machine lives in `patrec._training`.
 """
+
 import numpy as np
 
 from .._training import linear_scores

@@ -3,6 +3,7 @@
 Every binary problem is given to a fresh clone of the base estimator with labels
 -1 and +1, so the base estimator's ``decision_function`` is positive for the +1 side.
 """
+
 import numpy as np
 
 from ..base import clone
@@ -23,8 +24,11 @@ def check_binary_estimator(estimator):
             f"The base estimator must be an instance, not the class "
             f"{estimator.__name__}: pass {estimator.__name__}() instead."
         )
-    missing = [name for name in ("fit", "decision_function", "get_params")
-               if not hasattr(estimator, name)]
+    missing = [
+        name
+        for name in ("fit", "decision_function", "get_params")
+        if not hasattr(estimator, name)
+    ]
     if missing:
         raise TypeError(
             f"The base estimator must be a binary classifier with fit, "

@@ -7,10 +7,11 @@ r (-1) only; f_ry = -f_yr.  A sample goes to
 
 or, with ``decision="vote"``, to the class that wins the most pairwise contests.
 """
+
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
 from .._validation import check_flag, check_option
+from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
 from ._base import ArgmaxClassifierMixin
 from ._reduction import binary_scores, check_binary_estimator, fit_binary, score_scales
 
@@ -84,8 +85,10 @@ class AllPairs(ArgmaxClassifierMixin, ClassifierMixin, BaseEstimator):
         check_option(self.decision, "decision", ("sum", "vote"))
         normalize = check_flag(self.normalize, "normalize")
         n_classes = len(self.classes_)
-        self.pairs_ = np.array([(y, r) for y in range(n_classes)
-                                for r in range(y + 1, n_classes)], dtype=np.intp)
+        self.pairs_ = np.array(
+            [(y, r) for y in range(n_classes) for r in range(y + 1, n_classes)],
+            dtype=np.intp,
+        )
         self.estimators_ = []
         for y, r in self.pairs_:
             rows = np.flatnonzero((codes == y) | (codes == r))

@@ -18,12 +18,18 @@ vector, which is why the machine converges whenever the classes are linearly
 separable.  The loop is ``_perceptron.linear_machine_epoch``, driven by
 `patrec._training.run_epochs`.
 """
+
 import numbers
 
 import numpy as np
 
-from .._training import (MulticlassEpochs, check_epoch, check_epochs,
-                         check_finite_weights, run_epochs)
+from .._training import (
+    MulticlassEpochs,
+    check_epoch,
+    check_epochs,
+    check_finite_weights,
+    run_epochs,
+)
 from .._validation import check_flag, check_option, check_scalar, check_X
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ._base import LinearClassifierMixin
@@ -32,8 +38,9 @@ from ._perceptron import linear_machine_epoch
 __all__ = ["LinearMachine", "kesler_construct"]
 
 
-class LinearMachine(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
-                    BaseEstimator):
+class LinearMachine(
+    LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
+):
     """The multiclass perceptron: one weight vector per class, predict the argmax.
 
     Parameters
@@ -129,9 +136,19 @@ class LinearMachine(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
     [0, 1, 2]
     """
 
-    def __init__(self, *, update="winner", learning_rate=1.0, margin=0.0,
-                 averaged=False, max_epochs=100, shuffle=True, random_state=None,
-                 record_history=False, verbose=0):
+    def __init__(
+        self,
+        *,
+        update="winner",
+        learning_rate=1.0,
+        margin=0.0,
+        averaged=False,
+        max_epochs=100,
+        shuffle=True,
+        random_state=None,
+        record_history=False,
+        verbose=0,
+    ):
         self.update = update
         self.learning_rate = learning_rate
         self.margin = margin
@@ -149,13 +166,26 @@ class LinearMachine(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
         averaged = check_flag(self.averaged, "averaged")
         max_epochs = check_epochs(self.max_epochs)
         n_classes, n_features = len(self.classes_), X.shape[1]
-        learner = _LinearMachineEpochs(X, codes, np.zeros((n_features + 1, n_classes)),
-                                       float(rate), float(margin), update == "all",
-                                       averaged, sample_weight)
+        learner = _LinearMachineEpochs(
+            X,
+            codes,
+            np.zeros((n_features + 1, n_classes)),
+            float(rate),
+            float(margin),
+            update == "all",
+            averaged,
+            sample_weight,
+        )
         mistakes, history = run_epochs(
-            learner, codes, max_epochs=max_epochs, shuffle=self.shuffle,
-            random_state=self.random_state, sample_weight=sample_weight,
-            record_history=self.record_history, verbose=self.verbose)
+            learner,
+            codes,
+            max_epochs=max_epochs,
+            shuffle=self.shuffle,
+            random_state=self.random_state,
+            sample_weight=sample_weight,
+            record_history=self.record_history,
+            verbose=self.verbose,
+        )
         weights = learner.finish()
         check_finite_weights(weights, X)
         self.coef_ = weights[:n_features].T.copy()
@@ -171,25 +201,42 @@ class _LinearMachineEpochs(MulticlassEpochs):
 
     name = "LinearMachine"
 
-    def __init__(self, X, codes, Wt, rate, margin, update_all, averaged,
-                 sample_weight):
+    def __init__(self, X, codes, Wt, rate, margin, update_all, averaged, sample_weight):
         super().__init__(X, codes, Wt, rate, margin, averaged, sample_weight)
         self.update_all = update_all
         self.log_rows_per_visit = max(Wt.shape[1] - 1, 1) if update_all else 1
 
     def epoch(self, number, order, log, n_logged):
         values, columns, row_starts = self.storage
-        return check_epoch(linear_machine_epoch(
-            values, columns, row_starts, self.n_features, self.codes, order, self.Wt,
-            self.Ut, self.scores, self.counter, self.rate, self.margin,
-            self.update_all, self.averaged, self.sample_weight, log, n_logged), self.X)
+        return check_epoch(
+            linear_machine_epoch(
+                values,
+                columns,
+                row_starts,
+                self.n_features,
+                self.codes,
+                order,
+                self.Wt,
+                self.Ut,
+                self.scores,
+                self.counter,
+                self.rate,
+                self.margin,
+                self.update_all,
+                self.averaged,
+                self.sample_weight,
+                log,
+                n_logged,
+            ),
+            self.X,
+        )
 
     def describe(self, rows, log):
         rows["step"] = self.steps(rows["sample"])
         rows["rival"] = rows["lowered"] = log[:, 2]
         # an "all" correction: |E| rows, the truth raised once (on the first)
         first = np.ones(len(rows), dtype=bool)
-        first[1:] = (log[1:, 1] != log[:-1, 1])
+        first[1:] = log[1:, 1] != log[:-1, 1]
         rows["raised"] = np.where(first, rows["target"], -1)
         rows["share"] = rows["step"] / log[:, 3]
 

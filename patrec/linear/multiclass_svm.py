@@ -17,10 +17,17 @@ with step eta_t = 1 / (lambda t) visits one row per step:
 (the course's update: shrink all, add to the true class, subtract from the winner).
 The loops are in ``_multiclass_svm.pyx``, driven by `patrec._training.run_epochs`.
 """
+
 import numpy as np
 
-from .._training import (EpochLearner, check_epoch, check_epochs,
-                         check_finite_weights, counted, run_epochs)
+from .._training import (
+    EpochLearner,
+    check_epoch,
+    check_epochs,
+    check_finite_weights,
+    counted,
+    run_epochs,
+)
 from .._validation import check_flag, check_scalar
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ._base import LinearClassifierMixin
@@ -29,8 +36,9 @@ from ._multiclass_svm import crammer_singer_epoch, crammer_singer_objective
 __all__ = ["MulticlassSVM"]
 
 
-class MulticlassSVM(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
-                    BaseEstimator):
+class MulticlassSVM(
+    LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
+):
     """Crammer-Singer multiclass SVM by stochastic subgradient descent (Pegasos).
 
     Parameters
@@ -132,8 +140,17 @@ class MulticlassSVM(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
     [0, 1, 2]
     """
 
-    def __init__(self, *, alpha=1e-4, max_epochs=20, averaged=True, shuffle=True,
-                 random_state=None, record_history=False, verbose=0):
+    def __init__(
+        self,
+        *,
+        alpha=1e-4,
+        max_epochs=20,
+        averaged=True,
+        shuffle=True,
+        random_state=None,
+        record_history=False,
+        verbose=0,
+    ):
         self.alpha = alpha
         self.max_epochs = max_epochs
         self.averaged = averaged
@@ -147,16 +164,29 @@ class MulticlassSVM(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
         averaged = check_flag(self.averaged, "averaged")
         max_epochs = check_epochs(self.max_epochs)
         if sample_weight is not None:  # mean 1 over the samples visited
-            sample_weight = sample_weight * (np.count_nonzero(sample_weight)
-                                             / sample_weight.sum())
-        learner = _CrammerSingerEpochs(X, codes, len(self.classes_), lam, averaged,
-                                       max_epochs, sample_weight,
-                                       f"alpha={self.alpha!r} is too small, or the "
-                                       "features need scaling")
+            sample_weight = sample_weight * (
+                np.count_nonzero(sample_weight) / sample_weight.sum()
+            )
+        learner = _CrammerSingerEpochs(
+            X,
+            codes,
+            len(self.classes_),
+            lam,
+            averaged,
+            max_epochs,
+            sample_weight,
+            f"alpha={self.alpha!r} is too small, or the features need scaling",
+        )
         _, history = run_epochs(
-            learner, codes, max_epochs=max_epochs, shuffle=self.shuffle,
-            random_state=self.random_state, sample_weight=sample_weight,
-            record_history=self.record_history, verbose=self.verbose)
+            learner,
+            codes,
+            max_epochs=max_epochs,
+            shuffle=self.shuffle,
+            random_state=self.random_state,
+            sample_weight=sample_weight,
+            record_history=self.record_history,
+            verbose=self.verbose,
+        )
         n_features = X.shape[1]
         weights = learner.finish()
         self.coef_ = weights[:n_features].T.copy()
@@ -176,8 +206,17 @@ class _CrammerSingerEpochs(EpochLearner):
     stop_when_clean = False  # always max_epochs epochs
     shrinks = True
 
-    def __init__(self, X, codes, n_classes, lam, averaged, max_epochs, sample_weight,
-                 overflow_remedy):
+    def __init__(
+        self,
+        X,
+        codes,
+        n_classes,
+        lam,
+        averaged,
+        max_epochs,
+        sample_weight,
+        overflow_remedy,
+    ):
         super().__init__(X, sample_weight)
         self.codes = codes
         self.lam, self.averaged = lam, averaged
@@ -190,8 +229,9 @@ class _CrammerSingerEpochs(EpochLearner):
         self.overflow_remedy = overflow_remedy
         self.objective = []
         self.wrong = 0
-        self.n_visited = (len(codes) if sample_weight is None
-                          else np.count_nonzero(sample_weight))
+        self.n_visited = (
+            len(codes) if sample_weight is None else np.count_nonzero(sample_weight)
+        )
 
     def epoch(self, number, order, log, n_logged):
         averaging = self.averaged and number >= self.first_averaged
@@ -199,21 +239,46 @@ class _CrammerSingerEpochs(EpochLearner):
             self.weighted_sum[...] = 0.0
             self.state[1] = 0.0
         values, columns, row_starts = self.storage
-        updates = check_epoch(crammer_singer_epoch(
-            values, columns, row_starts, self.n_features, self.codes, order,
-            self.update_sum, self.weighted_sum, self.scores, self.state, self.lam,
-            averaging, self.sample_weight, log, n_logged), self.X)
+        updates = check_epoch(
+            crammer_singer_epoch(
+                values,
+                columns,
+                row_starts,
+                self.n_features,
+                self.codes,
+                order,
+                self.update_sum,
+                self.weighted_sum,
+                self.scores,
+                self.state,
+                self.lam,
+                averaging,
+                self.sample_weight,
+                log,
+                n_logged,
+            ),
+            self.X,
+        )
         steps, harmonic = self.state
         if averaging:
             self.averaged_steps += len(order)
-            self.result = ((harmonic * self.update_sum - self.weighted_sum)
-                           / (self.lam * self.averaged_steps))
+            self.result = (harmonic * self.update_sum - self.weighted_sum) / (
+                self.lam * self.averaged_steps
+            )
         else:
             self.result = self.update_sum / (self.lam * steps)
         check_finite_weights(self.result, self.X, self.overflow_remedy)
         objective, self.wrong = crammer_singer_objective(
-            values, columns, row_starts, self.n_features, self.codes, self.result,
-            self.lam, self.scores, self.sample_weight)
+            values,
+            columns,
+            row_starts,
+            self.n_features,
+            self.codes,
+            self.result,
+            self.lam,
+            self.scores,
+            self.sample_weight,
+        )
         self.objective.append(objective)
         return updates
 
@@ -228,15 +293,18 @@ class _CrammerSingerEpochs(EpochLearner):
         return self.result
 
     def describe(self, rows, log):
-        rows["step"] = rows["share"] = self.steps(rows["sample"]) / (self.lam
-                                                                    * rows["t"])
+        rows["step"] = rows["share"] = self.steps(rows["sample"]) / (
+            self.lam * rows["t"]
+        )
         rows["raised"] = rows["target"]
         rows["rival"] = rows["lowered"] = log[:, 2]
 
     def summary(self, counts):
-        return (f"{counted(len(counts), 'epochs')}, {counted(counts[-1], 'updates')} "
-                f"in the last; objective {self.objective[-1]:.6g}, "
-                f"{counted(self.wrong, 'training samples')} misclassified")
+        return (
+            f"{counted(len(counts), 'epochs')}, {counted(counts[-1], 'updates')} "
+            f"in the last; objective {self.objective[-1]:.6g}, "
+            f"{counted(self.wrong, 'training samples')} misclassified"
+        )
 
     def unconverged_message(self, counts, max_epochs):
         if self.wrong == 0:

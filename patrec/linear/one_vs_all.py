@@ -9,10 +9,11 @@ gives the largest signed distance to its boundary,
 the fusion rule.  Dividing by the norm of the feature-touching part w_r turns each raw
 score into a distance, so that models trained to different scales compare fairly.
 """
+
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
 from .._validation import check_flag
+from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
 from ._base import ArgmaxClassifierMixin
 from ._reduction import binary_scores, check_binary_estimator, fit_binary, score_scales
 
@@ -77,8 +78,10 @@ class OneVsAll(ArgmaxClassifierMixin, ClassifierMixin, BaseEstimator):
     def _fit(self, X, codes):
         base = check_binary_estimator(self.estimator)
         normalize = check_flag(self.normalize, "normalize")
-        self.estimators_ = [fit_binary(base, X, np.where(codes == r, 1, -1))
-                            for r in range(len(self.classes_))]
+        self.estimators_ = [
+            fit_binary(base, X, np.where(codes == r, 1, -1))
+            for r in range(len(self.classes_))
+        ]
         self.scales_ = score_scales(self.estimators_, normalize)
 
     def decision_function(self, X):

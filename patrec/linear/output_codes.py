@@ -19,8 +19,14 @@ import numbers
 
 import numpy as np
 
+from .._validation import (
+    check_flag,
+    check_option,
+    check_random_state,
+    check_scalar,
+    plain,
+)
 from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
-from .._validation import check_flag, check_option, check_random_state, check_scalar, plain
 from ._base import ArgmaxClassifierMixin
 from ._reduction import binary_scores, check_binary_estimator, fit_binary
 
@@ -282,8 +288,16 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
     [0, 1, 2]
     """
 
-    def __init__(self, estimator=None, *, code="one-vs-all", decoding="loss",
-                 loss="hinge", code_size=None, random_state=None):
+    def __init__(
+        self,
+        estimator=None,
+        *,
+        code="one-vs-all",
+        decoding="loss",
+        loss="hinge",
+        code_size=None,
+        random_state=None,
+    ):
         self.estimator = estimator
         self.code = code
         self.decoding = decoding
@@ -299,7 +313,9 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
         n_columns = None
         if self.code_size is not None:
             if not (isinstance(self.code, str) and self.code.endswith("-random")):
-                shown = repr(self.code) if isinstance(self.code, str) else "a given matrix"
+                shown = (
+                    repr(self.code) if isinstance(self.code, str) else "a given matrix"
+                )
                 raise ValueError(
                     f"code_size applies to the random codes ('dense-random', "
                     f"'sparse-random') only; code={shown} has a fixed size."
@@ -338,9 +354,13 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
             For two classes a single column: positive means ``classes_[1]``.
         """
         X = self._validate_X(X, accept_sparse=True)
-        _, distances = decode(self.code_, binary_scores(self.estimators_, X),
-                              method=self.decoding, loss=self.loss,
-                              return_distances=True)
+        _, distances = decode(
+            self.code_,
+            binary_scores(self.estimators_, X),
+            method=self.decoding,
+            loss=self.loss,
+            return_distances=True,
+        )
         return decision_from_scores(-distances)
 
 

@@ -15,8 +15,13 @@ mistake (the data are then separated with the requested margin) or after
 
 import numpy as np
 
-from .._training import (EpochLearner, check_epoch, check_epochs,
-                         check_finite_weights, run_epochs)
+from .._training import (
+    EpochLearner,
+    check_epoch,
+    check_epochs,
+    check_finite_weights,
+    run_epochs,
+)
 from .._validation import check_flag, check_scalar
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ._base import LinearClassifierMixin
@@ -25,7 +30,9 @@ from ._perceptron import binary_perceptron_epoch
 __all__ = ["Perceptron"]
 
 
-class Perceptron(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
+class Perceptron(
+    LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
+):
     """The binary perceptron with an augmented weight vector.
 
     For more than two classes, one perceptron per class against the rest.
@@ -126,9 +133,18 @@ class Perceptron(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseE
     [0, 1]
     """
 
-    def __init__(self, *, learning_rate=1.0, margin=0.0, averaged=False,
-                 max_epochs=100, shuffle=True, random_state=None, record_history=False,
-                 verbose=0):
+    def __init__(
+        self,
+        *,
+        learning_rate=1.0,
+        margin=0.0,
+        averaged=False,
+        max_epochs=100,
+        shuffle=True,
+        random_state=None,
+        record_history=False,
+        verbose=0,
+    ):
         self.learning_rate = learning_rate
         self.margin = margin
         self.averaged = averaged
@@ -148,12 +164,19 @@ class Perceptron(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseE
             problems = [codes]
         else:  # one perceptron per class: class r (+1) against the rest (-1)
             problems = [(codes == r).astype(np.intp) for r in range(n_classes)]
-        learner = _PerceptronEpochs(X, problems, float(rate), float(margin), averaged,
-                                    sample_weight)
+        learner = _PerceptronEpochs(
+            X, problems, float(rate), float(margin), averaged, sample_weight
+        )
         mistakes, history = run_epochs(
-            learner, codes, max_epochs=max_epochs, shuffle=self.shuffle,
-            random_state=self.random_state, sample_weight=sample_weight,
-            record_history=self.record_history, verbose=self.verbose)
+            learner,
+            codes,
+            max_epochs=max_epochs,
+            shuffle=self.shuffle,
+            random_state=self.random_state,
+            sample_weight=sample_weight,
+            record_history=self.record_history,
+            verbose=self.verbose,
+        )
         weights = learner.finish()
         check_finite_weights(weights, X)
         n_features = X.shape[1]
@@ -177,7 +200,9 @@ class _PerceptronEpochs(EpochLearner):
         self.W = np.zeros((len(problems), X.shape[1] + 1))
         self.U = np.zeros_like(self.W)
         self.counters = np.zeros((len(problems), 1))
-        self.active = list(range(len(problems)))  # the perceptrons still making mistakes
+        self.active = list(
+            range(len(problems))
+        )  # the perceptrons still making mistakes
         self.log_rows_per_visit = len(problems)
 
     def epoch(self, number, order, log, n_logged):
@@ -185,11 +210,29 @@ class _PerceptronEpochs(EpochLearner):
         made = []
         for s in self.active:
             first = n_logged[0]
-            made.append(check_epoch(binary_perceptron_epoch(
-                values, columns, row_starts, self.n_features, self.problems[s], order,
-                self.W[s], self.U[s], self.counters[s], self.rate, self.margin,
-                self.averaged, self.sample_weight, log, n_logged), self.X))
-            log[first:n_logged[0], 2] = s  # which perceptron corrected
+            made.append(
+                check_epoch(
+                    binary_perceptron_epoch(
+                        values,
+                        columns,
+                        row_starts,
+                        self.n_features,
+                        self.problems[s],
+                        order,
+                        self.W[s],
+                        self.U[s],
+                        self.counters[s],
+                        self.rate,
+                        self.margin,
+                        self.averaged,
+                        self.sample_weight,
+                        log,
+                        n_logged,
+                    ),
+                    self.X,
+                )
+            )
+            log[first : n_logged[0], 2] = s  # which perceptron corrected
         self.active = [s for s, count in zip(self.active, made) if count > 0]
         return sum(made)
 
@@ -205,8 +248,11 @@ class _PerceptronEpochs(EpochLearner):
 
     def describe(self, rows, log):
         problem = log[:, 2]
-        positive = (rows["target"] == 1) if len(self.problems) == 1 else \
-            (rows["target"] == problem)
+        positive = (
+            (rows["target"] == 1)
+            if len(self.problems) == 1
+            else (rows["target"] == problem)
+        )
         rows["raised"] = np.where(positive, problem, -1)
         rows["lowered"] = np.where(positive, -1, problem)
         if len(self.problems) == 1:

@@ -13,6 +13,7 @@ minimise the convex function
 gradient is dJ/dw_r = C sum_i (P(r | x_i) - [y_i = r]) x_i + w_r and dJ/db_r the same
 sum without x_i; `scipy.optimize.minimize` with L-BFGS-B uses it directly.
 """
+
 import numbers
 import warnings
 
@@ -29,8 +30,9 @@ from ._base import LinearClassifierMixin
 __all__ = ["SoftmaxRegression"]
 
 
-class SoftmaxRegression(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin,
-                        BaseEstimator):
+class SoftmaxRegression(
+    LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
+):
     """Multinomial logistic regression with an L2 penalty, fitted by L-BFGS.
 
     Parameters
@@ -99,8 +101,9 @@ class SoftmaxRegression(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin
     [[0.01, 0.99, 0.0]]
     """
 
-    def __init__(self, *, C=1.0, fit_intercept=True, max_iter=1000, tol=1e-6,
-                 verbose=0):
+    def __init__(
+        self, *, C=1.0, fit_intercept=True, max_iter=1000, tol=1e-6, verbose=0
+    ):
         self.C = C
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
@@ -113,22 +116,33 @@ class SoftmaxRegression(LinearClassifierMixin, WeightedFitMixin, ClassifierMixin
         max_iter = check_scalar(self.max_iter, "max_iter", numbers.Integral, low=1)
         tol = check_scalar(self.tol, "tol", low=0, low_open=True)
         log = Reporter(type(self).__name__, self.verbose)
-        objective = SoftmaxObjective(X, codes, len(self.classes_), C, fit_intercept,
-                                     sample_weight)
+        objective = SoftmaxObjective(
+            X, codes, len(self.classes_), C, fit_intercept, sample_weight
+        )
 
         def report(intermediate_result):
-            log(2, f"iteration {report.count}: objective "
-                   f"{intermediate_result.fun:.6g}")
+            log(2, f"iteration {report.count}: objective {intermediate_result.fun:.6g}")
             report.count += 1
 
         report.count = 1
-        result = minimize(objective, np.zeros(objective.size), jac=True,
-                          method="L-BFGS-B",
-                          callback=report if log.wants(2) else None,
-                          options={"maxiter": max_iter, "gtol": tol, "maxls": 50,
-                                   "ftol": 64 * np.finfo(float).eps})
-        log(1, f"L-BFGS {'converged' if result.success else 'stopped'} after "
-               f"{result.nit} iterations; objective J / (C n) = {result.fun:.6g}")
+        result = minimize(
+            objective,
+            np.zeros(objective.size),
+            jac=True,
+            method="L-BFGS-B",
+            callback=report if log.wants(2) else None,
+            options={
+                "maxiter": max_iter,
+                "gtol": tol,
+                "maxls": 50,
+                "ftol": 64 * np.finfo(float).eps,
+            },
+        )
+        log(
+            1,
+            f"L-BFGS {'converged' if result.success else 'stopped'} after "
+            f"{result.nit} iterations; objective J / (C n) = {result.fun:.6g}",
+        )
         if not result.success:
             warnings.warn(
                 f"L-BFGS stopped before converging after {result.nit} iterations "
@@ -199,8 +213,8 @@ class SoftmaxObjective:
     def unpack(self, theta):
         """The weights (k, d) and biases (k,) held in theta (views)."""
         k, d = self.n_classes, self.n_features
-        coef = theta[:k * d].reshape(k, d)
-        intercept = theta[k * d:] if self.fit_intercept else np.zeros(k)
+        coef = theta[: k * d].reshape(k, d)
+        intercept = theta[k * d :] if self.fit_intercept else np.zeros(k)
         return coef, intercept
 
     def __call__(self, theta):
@@ -220,17 +234,17 @@ class SoftmaxObjective:
             loss = terms.sum() / n_samples
         else:
             loss = (self.weights @ terms) / n_samples
-        loss += 0.5 * self.penalty * np.dot(theta[:coef.size], theta[:coef.size])
+        loss += 0.5 * self.penalty * np.dot(theta[: coef.size], theta[: coef.size])
         flat[self.truth] -= 1.0  # the residuals P(r | x_i) - [y_i = r]
         if self.weights is not None:
             scores *= self.weights  # w_i (P(r | x_i) - [y_i = r])
         gradient = np.empty_like(theta)
-        grad_coef = gradient[:coef.size].reshape(coef.shape)
+        grad_coef = gradient[: coef.size].reshape(coef.shape)
         grad_coef[...] = _product(scores, self.X)
         grad_coef /= n_samples
         grad_coef += self.penalty * coef
         if self.fit_intercept:
-            gradient[coef.size:] = scores.sum(axis=1) / n_samples
+            gradient[coef.size :] = scores.sum(axis=1) / n_samples
         return loss, gradient
 
 

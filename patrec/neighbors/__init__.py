@@ -9,12 +9,24 @@
 
 Every public name is also here, as ``patrec.neighbors.<name>``.
 """
+
 from .bounds import cover_hart_bounds, edited_nn_error
 from .classifier import KNeighborsClassifier
-from .editing import (CondenseHistory, Condensing, EditCondenseHistory,
-                      EditCondensing, EditHistory, Editing, MultieditHistory,
-                      MultiEditing, MultieditRound, condense, edit, edit_condense,
-                      multiedit)
+from .editing import (
+    CondenseHistory,
+    Condensing,
+    EditCondenseHistory,
+    EditCondensing,
+    EditHistory,
+    Editing,
+    MultieditHistory,
+    MultiEditing,
+    MultieditRound,
+    condense,
+    edit,
+    edit_condense,
+    multiedit,
+)
 from .search import METRICS, BranchBoundTree, BruteForce, Metric, pairwise_distances
 
 __all__ = [

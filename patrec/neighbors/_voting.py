@@ -1,4 +1,5 @@
 """The vote of the k nearest neighbours, shared by the k-NN classifier and editing."""
+
 import numpy as np
 
 __all__ = ["count_votes"]
@@ -29,6 +30,9 @@ def count_votes(neighbour_codes, n_classes, weights=None):
     """
     n_rows = neighbour_codes.shape[0]
     slots = (np.arange(n_rows)[:, None] * n_classes + neighbour_codes).ravel()
-    votes = np.bincount(slots, weights=None if weights is None else weights.ravel(),
-                        minlength=n_rows * n_classes)
+    votes = np.bincount(
+        slots,
+        weights=None if weights is None else weights.ravel(),
+        minlength=n_rows * n_classes,
+    )
     return votes.reshape(n_rows, n_classes).astype(np.float64, copy=False)

@@ -12,6 +12,7 @@ misclassify, then classify by 1-NN) brings the asymptotic error down to
 
     P_edit = P / (2 (1 - P)).
 """
+
 import numbers
 
 from .._validation import check_scalar

@@ -9,16 +9,17 @@ The neighbours are found exactly, by brute force or by the Fukunaga–Narendra
 branch-and-bound tree; both give the same neighbours in the same order, so the
 choice only changes the speed.
 """
+
 import numbers
 import time
 
 import numpy as np
 
 from .._progress import Reporter, check_verbose
-from ..base import BaseEstimator, ClassifierMixin
 from .._validation import check_option, check_scalar, plain
-from .search._auto import build_index, choose_algorithm  # noqa: F401 (documented here)
+from ..base import BaseEstimator, ClassifierMixin
 from ._voting import count_votes
+from .search._auto import build_index, choose_algorithm  # noqa: F401 (documented here)
 
 __all__ = ["KNeighborsClassifier"]
 
@@ -131,9 +132,20 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
     array([[0.66666667, 0.33333333]])
     """
 
-    def __init__(self, n_neighbors=5, weights="uniform", algorithm="auto",
-                 metric="minkowski", p=2, metric_params=None, leaf_size=None,
-                 reject_threshold=None, reject_label=None, n_jobs=None, verbose=0):
+    def __init__(
+        self,
+        n_neighbors=5,
+        weights="uniform",
+        algorithm="auto",
+        metric="minkowski",
+        p=2,
+        metric_params=None,
+        leaf_size=None,
+        reject_threshold=None,
+        reject_label=None,
+        n_jobs=None,
+        verbose=0,
+    ):
         self.n_neighbors = n_neighbors
         self.weights = weights
         self.algorithm = algorithm
@@ -156,10 +168,16 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         check_verbose(self.verbose)
         if self.reject_threshold is not None:
             self.reject_label_ = self._reject_option()[1]
-        self._index, algorithm = build_index(X, self.metric, self.p,
-                                             self.metric_params, self.algorithm,
-                                             k=self.n_neighbors, leaf_size=self.leaf_size,
-                                             verbose=self.verbose)
+        self._index, algorithm = build_index(
+            X,
+            self.metric,
+            self.p,
+            self.metric_params,
+            self.algorithm,
+            k=self.n_neighbors,
+            leaf_size=self.leaf_size,
+            verbose=self.verbose,
+        )
         self._codes = codes
         self.fit_algorithm_ = algorithm
         self.n_samples_fit_ = X.shape[0]
@@ -222,23 +240,28 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         proba = np.empty((X.shape[0], n_classes), dtype=np.float64)
         for start in range(0, X.shape[0], _CHUNK_ROWS):
             stop = min(start + _CHUNK_ROWS, X.shape[0])
-            distances, indices, counts = self._index._query(X[start:stop], k,
-                                                            self.n_jobs, count=bool(log))
+            distances, indices, counts = self._index._query(
+                X[start:stop], k, self.n_jobs, count=bool(log)
+            )
             proba[start:stop] = self._votes(distances, indices, n_classes)
             if log:
                 evaluations += int(counts.sum())
                 log(2, f"queries {start + 1}..{stop} of {X.shape[0]} classified")
         if log:
             per_query = evaluations / max(X.shape[0], 1)
-            log(1, f"{X.shape[0]} queries classified by their {k} nearest of "
-                   f"{self.n_samples_fit_} training samples ({self.fit_algorithm_}) in "
-                   f"{time.perf_counter() - started:.2f} s; {per_query:.0f} distance "
-                   "evaluations per query")
+            log(
+                1,
+                f"{X.shape[0]} queries classified by their {k} nearest of "
+                f"{self.n_samples_fit_} training samples ({self.fit_algorithm_}) in "
+                f"{time.perf_counter() - started:.2f} s; {per_query:.0f} distance "
+                "evaluations per query",
+            )
         return proba
 
     def _votes(self, distances, indices, n_classes):
-        votes = count_votes(self._codes[indices], n_classes,
-                            self._vote_weights(distances))
+        votes = count_votes(
+            self._codes[indices], n_classes, self._vote_weights(distances)
+        )
         return votes / votes.sum(axis=1, keepdims=True)
 
     def _vote_weights(self, distances):
@@ -269,11 +292,14 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
         Both are read again by `predict`, so a threshold set after `fit` works too.
         """
-        threshold = check_scalar(self.reject_threshold, "reject_threshold", numbers.Real,
-                                 low=0, high=1)
+        threshold = check_scalar(
+            self.reject_threshold, "reject_threshold", numbers.Real, low=0, high=1
+        )
         reject_label = self.reject_label
         if reject_label is None:
-            text = all(isinstance(label, (str, bytes)) for label in self.classes_.tolist())
+            text = all(
+                isinstance(label, (str, bytes)) for label in self.classes_.tolist()
+            )
             reject_label = "reject" if text else -1
         if any(_same_label(reject_label, label) for label in self.classes_):
             raise ValueError(

@@ -1,4 +1,5 @@
 """Piecewise-linear and minimum-distance classifiers."""
+
 from .minimum_distance import MinimumDistanceClassifier
 from .piecewise_linear import PiecewiseLinearClassifier
 

@@ -3,6 +3,7 @@
 Shared by the classifiers of this package: the minimum-distance classifier uses the
 subclass means as prototypes, the piecewise-linear machine starts from them.
 """
+
 import numbers
 import warnings
 
@@ -37,7 +38,9 @@ def subclass_counts(requested, classes, codes, name):
     if isinstance(requested, dict):
         unknown = set(requested) - set(labels)
         if unknown:
-            raise ValueError(f"{name} names classes not in y: {sorted(map(repr, unknown))}.")
+            raise ValueError(
+                f"{name} names classes not in y: {sorted(map(repr, unknown))}."
+            )
         counts = [requested.get(label, 1) for label in labels]
     else:
         counts = [requested] * len(labels)
@@ -71,7 +74,9 @@ def subclass_means(members, mapped, count, rng, weights=None):
     means = np.empty((count, members.shape[1]), dtype=np.float64)
     for cluster in range(count):
         inside = members[assignment == cluster]
-        means[cluster] = inside.mean(axis=0) if len(inside) else members[rng.integers(len(members))]
+        means[cluster] = (
+            inside.mean(axis=0) if len(inside) else members[rng.integers(len(members))]
+        )
     return means
 
 
@@ -118,7 +123,9 @@ def weighted_kmeans(members, mapped, weights, count, rng):
     for cluster in range(count):
         inside = assignment == cluster
         if totals[cluster] > 0:
-            means[cluster] = weights[inside] @ members[inside].astype(np.float64) / totals[cluster]
+            means[cluster] = (
+                weights[inside] @ members[inside].astype(np.float64) / totals[cluster]
+            )
         else:  # an empty cluster gets a sample of positive weight
             means[cluster] = members[rng.choice(np.flatnonzero(weights > 0))]
     return means

@@ -13,9 +13,14 @@ hyperplane (for the euclidean distance), so the decision boundary is piecewise l
 
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin, decision_from_scores
-from .._validation import check_class_weights, check_random_state
 from .._parallel import effective_n_jobs
+from .._validation import check_class_weights, check_random_state
+from ..base import (
+    BaseEstimator,
+    ClassifierMixin,
+    WeightedFitMixin,
+    decision_from_scores,
+)
 from ..neighbors import Metric
 from ._subclasses import subclass_counts, subclass_means
 
@@ -99,8 +104,15 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
     array(['a', 'b'], dtype='<U1')
     """
 
-    def __init__(self, n_prototypes=1, metric="euclidean", p=2, metric_params=None,
-                 random_state=None, n_jobs=None):
+    def __init__(
+        self,
+        n_prototypes=1,
+        metric="euclidean",
+        p=2,
+        metric_params=None,
+        random_state=None,
+        n_jobs=None,
+    ):
         self.n_prototypes = n_prototypes
         self.metric = metric
         self.p = p
@@ -115,15 +127,18 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
             check_class_weights(self.classes_, codes, sample_weight)
             kept = sample_weight > 0
             X, codes, sample_weight = X[kept], codes[kept], sample_weight[kept]
-        counts = subclass_counts(self.n_prototypes, self.classes_, codes, "n_prototypes")
+        counts = subclass_counts(
+            self.n_prototypes, self.classes_, codes, "n_prototypes"
+        )
         rng = check_random_state(self.random_state)
         mapped = self._metric.prepare(X)
         prototypes = []
         for code, count in enumerate(counts):
             inside = codes == code
             weights = None if sample_weight is None else sample_weight[inside]
-            prototypes.append(subclass_means(X[inside], mapped[inside], count, rng,
-                                             weights))
+            prototypes.append(
+                subclass_means(X[inside], mapped[inside], count, rng, weights)
+            )
         self.prototypes_ = np.concatenate(prototypes).astype(X.dtype, copy=False)
         self._prototype_codes = np.repeat(np.arange(len(counts), dtype=np.intp), counts)
         self.prototype_labels_ = self.classes_[self._prototype_codes]
@@ -140,8 +155,9 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
         metric = self._metric
         queries = metric.prepare(X.astype(dtype, copy=False))
         prototypes = metric.prepare(self.prototypes_.astype(dtype, copy=False))
-        return metric.group_minima(queries, prototypes, self._prototype_codes,
-                                   len(self.classes_), self.n_jobs)
+        return metric.group_minima(
+            queries, prototypes, self._prototype_codes, len(self.classes_), self.n_jobs
+        )
 
     def decision_function(self, X):
         """Minus the distance to each class's nearest prototype.
@@ -158,7 +174,9 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
             positive means ``classes_[1]``.
         """
         reduced, _ = self._nearest_prototypes(X)
-        return decision_from_scores(-self._metric.finish(self._metric.check_finite(reduced)))
+        return decision_from_scores(
+            -self._metric.finish(self._metric.check_finite(reduced))
+        )
 
     def predict(self, X):
         """The class of the nearest prototype (the first class on exact ties).

@@ -21,10 +21,17 @@ classifier over those means, so training starts from that classifier and correct
 it.  The loop is ``_piecewise_linear.piecewise_linear_epoch``, driven by
 `patrec._training.run_epochs`.
 """
+
 import numpy as np
 
-from .._training import (MulticlassEpochs, check_epoch, check_epochs,
-                         check_finite_weights, linear_scores, run_epochs)
+from .._training import (
+    MulticlassEpochs,
+    check_epoch,
+    check_epochs,
+    check_finite_weights,
+    linear_scores,
+    run_epochs,
+)
 from .._validation import check_flag, check_option, check_random_state, check_scalar
 from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
 from ._piecewise_linear import piecewise_linear_epoch
@@ -161,9 +168,20 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
     0
     """
 
-    def __init__(self, n_subclasses=2, *, init="kmeans", learning_rate=1.0, margin=0.0,
-                 averaged=False, max_epochs=100, shuffle=True, random_state=None,
-                 record_history=False, verbose=0):
+    def __init__(
+        self,
+        n_subclasses=2,
+        *,
+        init="kmeans",
+        learning_rate=1.0,
+        margin=0.0,
+        averaged=False,
+        max_epochs=100,
+        shuffle=True,
+        random_state=None,
+        record_history=False,
+        verbose=0,
+    ):
         self.n_subclasses = n_subclasses
         self.init = init
         self.learning_rate = learning_rate
@@ -176,7 +194,9 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         self.verbose = verbose
 
     def _fit(self, X, codes):
-        counts = subclass_counts(self.n_subclasses, self.classes_, codes, "n_subclasses")
+        counts = subclass_counts(
+            self.n_subclasses, self.classes_, codes, "n_subclasses"
+        )
         init = check_option(self.init, "init", ("kmeans", "zeros"))
         rate = check_scalar(self.learning_rate, "learning_rate", low=0, low_open=True)
         margin = check_scalar(self.margin, "margin", low=0)
@@ -188,12 +208,18 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         n_features = X.shape[1]
         first = np.concatenate(([0], np.cumsum(counts))).astype(np.intp)
         Wt = self._initial_weights(X, codes, counts, init, rng)  # column s: alpha_s
-        learner = _PiecewiseEpochs(X, codes, Wt, first, float(rate), float(margin),
-                                   averaged)
+        learner = _PiecewiseEpochs(
+            X, codes, Wt, first, float(rate), float(margin), averaged
+        )
         corrections, history = run_epochs(
-            learner, codes, max_epochs=max_epochs, shuffle=self.shuffle,
-            random_state=rng, record_history=self.record_history,
-            verbose=self.verbose)
+            learner,
+            codes,
+            max_epochs=max_epochs,
+            shuffle=self.shuffle,
+            random_state=rng,
+            record_history=self.record_history,
+            verbose=self.verbose,
+        )
         Wt = learner.finish()
         check_finite_weights(Wt, X)
         self.coef_ = Wt[:n_features].T.copy()
@@ -292,10 +318,27 @@ class _PiecewiseEpochs(MulticlassEpochs):
 
     def epoch(self, number, order, log, n_logged):
         values, columns, row_starts = self.storage
-        return check_epoch(piecewise_linear_epoch(
-            values, columns, row_starts, self.n_features, self.codes, self.first,
-            order, self.Wt, self.Ut, self.scores, self.counter, self.rate,
-            self.margin, self.averaged, log, n_logged), self.X)
+        return check_epoch(
+            piecewise_linear_epoch(
+                values,
+                columns,
+                row_starts,
+                self.n_features,
+                self.codes,
+                self.first,
+                order,
+                self.Wt,
+                self.Ut,
+                self.scores,
+                self.counter,
+                self.rate,
+                self.margin,
+                self.averaged,
+                log,
+                n_logged,
+            ),
+            self.X,
+        )
 
     def describe(self, rows, log):
         rows["step"] = rows["share"] = self.steps(rows["sample"])

@@ -9,6 +9,7 @@
 - `search`: the branch-and-bound search of one query, the course's figure
   (`plot_search`).
 """
+
 from .animation import animate_training
 from .history import plot_history
 from .regions import plot_decision_regions

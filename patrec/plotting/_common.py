@@ -1,5 +1,6 @@
 """What the pictures share: the grid over the data, class colours and codes, and the
 rule that turns a learner's recorded weights into decisions."""
+
 import numpy as np
 
 __all__ = ["grid_over", "class_colours", "class_codes", "weights_decider"]
@@ -28,7 +29,9 @@ def class_codes(classes, labels, unknown=None):
     A label that is no class becomes ``unknown``; with ``unknown=None`` it is an error
     (the labels ``y`` of the samples must be classes).
     """
-    position = {_key(label): code for code, label in enumerate(np.asarray(classes).tolist())}
+    position = {
+        _key(label): code for code, label in enumerate(np.asarray(classes).tolist())
+    }
     codes = []
     for label in np.asarray(labels).tolist():
         code = position.get(_key(label), unknown)
@@ -55,4 +58,3 @@ def weights_decider(clf):
     if n_classes == 2 and clf.coef_.shape[0] == 1:  # one vector: its sign
         return lambda W, Z: (Z @ W[0] > 0).astype(np.intp)
     return lambda W, Z: np.argmax(Z @ W.T, axis=1)
-

@@ -1,6 +1,7 @@
 """The decision regions of an error-correcting learner, animated correction by
 correction (or epoch by epoch) from its recorded history (matplotlib, imported
 lazily)."""
+
 import numbers
 
 import numpy as np
@@ -12,8 +13,19 @@ from ._common import class_codes, class_colours, grid_over, weights_decider
 __all__ = ["animate_training"]
 
 
-def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
-                     interval=150, margin=0.1, cmap="tab10", fig=None):
+def animate_training(
+    clf,
+    X,
+    y,
+    *,
+    by="auto",
+    max_frames=150,
+    resolution=120,
+    interval=150,
+    margin=0.1,
+    cmap="tab10",
+    fig=None,
+):
     """Animate the decision regions of an error-correcting learner as it trained.
 
     Replays ``clf.history_`` (fit with ``record_history=True``): each frame shows the
@@ -81,7 +93,9 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
         )
     X = check_X(X)
     if X.shape[1] != 2:
-        raise ValueError(f"animate_training draws 2-D data; X has {X.shape[1]} features.")
+        raise ValueError(
+            f"animate_training draws 2-D data; X has {X.shape[1]} features."
+        )
     codes = class_codes(clf.classes_, check_labels(y, X.shape[0]))
     check_option(by, "by", ("auto", "correction", "epoch"))
     check_scalar(max_frames, "max_frames", numbers.Integral, low=2)
@@ -90,8 +104,10 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
     if by == "auto":
         by = "correction" if 0 < len(rows) < max_frames else "epoch"
     if by == "correction" and len(rows) == 0 and history.corrections_per_epoch.sum():
-        raise ValueError("by='correction' needs the corrections: fit with "
-                         "record_history=True (not 'weights').")
+        raise ValueError(
+            "by='correction' needs the corrections: fit with "
+            "record_history=True (not 'weights')."
+        )
 
     # the frames: (epoch, correction row or -1) and the weights to draw
     frames, weights = [(0, -1)], [history.weights[0]]
@@ -104,7 +120,9 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
             frames.append((epoch, -1))
             weights.append(history.weights[epoch])
     if len(frames) > max_frames:
-        keep = np.unique(np.linspace(0, len(frames) - 1, max_frames).round().astype(int))
+        keep = np.unique(
+            np.linspace(0, len(frames) - 1, max_frames).round().astype(int)
+        )
         frames = [frames[i] for i in keep]
         weights = [weights[i] for i in keep]
 
@@ -117,16 +135,39 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
     ax = fig.gca()
     fig.subplots_adjust(right=0.75)  # room for the legend, outside the data
     extent = (grid_x[0, 0], grid_x[0, -1], grid_y[0, 0], grid_y[-1, 0])
-    image = ax.imshow(decide(weights[0], Z).reshape(grid_x.shape), origin="lower",
-                      extent=extent, cmap=ListedColormap(colours), alpha=0.3,
-                      vmin=-0.5, vmax=len(colours) - 0.5, aspect="auto",
-                      interpolation="nearest")
+    image = ax.imshow(
+        decide(weights[0], Z).reshape(grid_x.shape),
+        origin="lower",
+        extent=extent,
+        cmap=ListedColormap(colours),
+        alpha=0.3,
+        vmin=-0.5,
+        vmax=len(colours) - 0.5,
+        aspect="auto",
+        interpolation="nearest",
+    )
     for code, label in enumerate(clf.classes_):
         inside = codes == code
-        ax.scatter(X[inside, 0], X[inside, 1], color=colours[code], s=18,
-                   edgecolors="k", linewidths=0.3, label=str(label), zorder=2)
-    ring = ax.scatter([], [], s=160, facecolors="none", edgecolors="k",
-                      linewidths=1.8, zorder=3, label="corrected sample")
+        ax.scatter(
+            X[inside, 0],
+            X[inside, 1],
+            color=colours[code],
+            s=18,
+            edgecolors="k",
+            linewidths=0.3,
+            label=str(label),
+            zorder=2,
+        )
+    ring = ax.scatter(
+        [],
+        [],
+        s=160,
+        facecolors="none",
+        edgecolors="k",
+        linewidths=1.8,
+        zorder=3,
+        label="corrected sample",
+    )
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small")
     names = [str(label) for label in clf.classes_]
 
@@ -135,7 +176,7 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
         first = index
         while first > 0 and continues(rows, first):
             first -= 1
-        found = [names[r] for r in rows[first:index + 1]["rival"] if r >= 0]
+        found = [names[r] for r in rows[first : index + 1]["rival"] if r >= 0]
         return ", ".join(found) if found else "the rest"
 
     def draw(frame):
@@ -144,8 +185,10 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
         if index >= 0:
             row = rows[index]
             ring.set_offsets(X[[row["sample"]]])
-            title = (f"epoch {epoch}: sample {row['sample']} "
-                     f"({names[row['target']]}) against {rivals(index)}")
+            title = (
+                f"epoch {epoch}: sample {row['sample']} "
+                f"({names[row['target']]}) against {rivals(index)}"
+            )
         else:
             ring.set_offsets(np.empty((0, 2)))
             title = "initial weights" if epoch == 0 else f"after epoch {epoch}"
@@ -153,9 +196,9 @@ def animate_training(clf, X, y, *, by="auto", max_frames=150, resolution=120,
         return image, ring
 
     draw(len(frames) - 1)
-    animation = FuncAnimation(fig, draw, frames=len(frames), interval=interval,
-                              blit=False, repeat_delay=1500)
+    animation = FuncAnimation(
+        fig, draw, frames=len(frames), interval=interval, blit=False, repeat_delay=1500
+    )
     animation.frames_ = frames
     animation.weights_ = weights
     return animation
-

@@ -1,5 +1,6 @@
 """The training history of an error-correcting learner: corrections and training
 error, epoch by epoch (matplotlib, imported lazily)."""
+
 import numpy as np
 
 from .._validation import check_labels, check_X
@@ -70,8 +71,10 @@ def plot_history(clf, X=None, y=None, ax=None):
     handles = ax.get_legend_handles_labels()
     if X is not None:
         if history is None:
-            raise ValueError("The training error per epoch needs the weights of every "
-                             "epoch: fit with record_history=True or 'weights'.")
+            raise ValueError(
+                "The training error per epoch needs the weights of every "
+                "epoch: fit with record_history=True or 'weights'."
+            )
         X = check_X(X)
         if X.shape[1] != history.weights.shape[2] - 1:
             raise ValueError(
@@ -83,8 +86,14 @@ def plot_history(clf, X=None, y=None, ax=None):
         Z = np.hstack([X.astype(np.float64), np.ones((X.shape[0], 1))])
         errors = [np.mean(decide(W, Z) != codes) for W in history.weights]
         right = ax.twinx()
-        right.plot(np.arange(len(errors)), errors, "o-", color="C3", markersize=3,
-                   label="training error")
+        right.plot(
+            np.arange(len(errors)),
+            errors,
+            "o-",
+            color="C3",
+            markersize=3,
+            label="training error",
+        )
         right.set_ylabel("training error of the epoch's weights")
         right.set_ylim(0, max(max(errors) * 1.1, 0.05))
         ax.right_ax = right
@@ -93,4 +102,3 @@ def plot_history(clf, X=None, y=None, ax=None):
     ax.legend(*handles, loc="upper right", fontsize="small")
     ax.set_xlim(-0.5 if X is not None else 0.5, len(counts) + 0.5)
     return ax
-

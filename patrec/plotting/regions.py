@@ -7,6 +7,7 @@ colour of their own, and for a one-versus-all classifier the points that no bina
 model, or several, claim can be shown.  matplotlib is imported only when a function
 here is called.
 """
+
 import numbers
 
 import numpy as np
@@ -23,9 +24,22 @@ _NO_CLAIM_HATCH = "...."
 _SEVERAL_CLAIMS_HATCH = "xxxx"
 
 
-def plot_decision_regions(clf, X, y=None, ax=None, *, resolution=200, prototypes=None,
-                          margin=0.1, alpha=0.3, cmap="tab10", legend=True,
-                          feature_names=None, class_names=None, claims=False):
+def plot_decision_regions(
+    clf,
+    X,
+    y=None,
+    ax=None,
+    *,
+    resolution=200,
+    prototypes=None,
+    margin=0.1,
+    alpha=0.3,
+    cmap="tab10",
+    legend=True,
+    feature_names=None,
+    class_names=None,
+    claims=False,
+):
     """Draw the decision regions of a fitted classifier over 2-D data.
 
     The plane around ``X`` is sampled on a ``resolution`` x ``resolution`` grid,
@@ -121,14 +135,30 @@ def plot_decision_regions(clf, X, y=None, ax=None, *, resolution=200, prototypes
     # Code n_classes marks the grid points given no class: the reject region.
     codes = class_codes(classes, predicted, unknown=len(classes)).reshape(grid_x.shape)
     rejected = bool((codes == len(classes)).any())
-    ax.contourf(grid_x, grid_y, codes, levels=np.arange(len(classes) + 2) - 0.5,
-                cmap=ListedColormap(colours + [REJECT_COLOUR]), alpha=alpha,
-                vmin=-0.5, vmax=len(classes) + 0.5)
-    handles = [Patch(facecolor=colours[code], alpha=max(alpha, 0.5), edgecolor="k",
-                     linewidth=0.3, label=labels[code]) for code in range(len(classes))]
+    ax.contourf(
+        grid_x,
+        grid_y,
+        codes,
+        levels=np.arange(len(classes) + 2) - 0.5,
+        cmap=ListedColormap(colours + [REJECT_COLOUR]),
+        alpha=alpha,
+        vmin=-0.5,
+        vmax=len(classes) + 0.5,
+    )
+    handles = [
+        Patch(
+            facecolor=colours[code],
+            alpha=max(alpha, 0.5),
+            edgecolor="k",
+            linewidth=0.3,
+            label=labels[code],
+        )
+        for code in range(len(classes))
+    ]
     if rejected:
-        handles.append(Patch(facecolor=REJECT_COLOUR, alpha=max(alpha, 0.5),
-                             label="rejected"))
+        handles.append(
+            Patch(facecolor=REJECT_COLOUR, alpha=max(alpha, 0.5), label="rejected")
+        )
     if claims:
         handles += _draw_claims(ax, clf, grid, grid_x, grid_y)
 
@@ -138,9 +168,15 @@ def plot_decision_regions(clf, X, y=None, ax=None, *, resolution=200, prototypes
         sample_codes = class_codes(classes, y)
         for code in range(len(classes)):
             inside = sample_codes == code
-            handles[code] = ax.scatter(X[inside, 0], X[inside, 1], color=colours[code],
-                                       s=15, edgecolors="k", linewidths=0.3,
-                                       label=labels[code])
+            handles[code] = ax.scatter(
+                X[inside, 0],
+                X[inside, 1],
+                color=colours[code],
+                s=15,
+                edgecolors="k",
+                linewidths=0.3,
+                label=labels[code],
+            )
     marked = _draw_prototypes(ax, clf, classes, colours, prototypes)
     if marked is not None:
         handles.append(marked)
@@ -179,7 +215,9 @@ def _as_fitted_input(clf, grid):
 
 def _predict(clf, grid):
     if not hasattr(clf, "predict"):
-        raise TypeError(f"clf must be a classifier with predict; got {type(clf).__name__}.")
+        raise TypeError(
+            f"clf must be a classifier with predict; got {type(clf).__name__}."
+        )
     try:
         return np.asarray(clf.predict(grid))
     except (NotFittedError, ValueError, AttributeError) as exc:
@@ -194,8 +232,11 @@ def _classes(clf, y, predicted):
     classes = getattr(clf, "classes_", None)
     if classes is not None:
         return np.asarray(classes)
-    seen = predicted if y is None else np.concatenate([np.asarray(y, dtype=object),
-                                                        predicted.astype(object)])
+    seen = (
+        predicted
+        if y is None
+        else np.concatenate([np.asarray(y, dtype=object), predicted.astype(object)])
+    )
     try:
         return np.unique(seen)
     except TypeError:
@@ -231,16 +272,27 @@ def _draw_claims(ax, clf, grid, grid_x, grid_y):
     from matplotlib.patches import Patch
 
     grid = np.asarray(grid, dtype=float)
-    claimed = sum(np.ravel(model.decision_function(grid)) > 0 for model in clf.estimators_)
+    claimed = sum(
+        np.ravel(model.decision_function(grid)) > 0 for model in clf.estimators_
+    )
     handles = []
-    for mask, hatch, text in ((claimed == 0, _NO_CLAIM_HATCH, "no class claims"),
-                              (claimed > 1, _SEVERAL_CLAIMS_HATCH, "several classes claim")):
+    for mask, hatch, text in (
+        (claimed == 0, _NO_CLAIM_HATCH, "no class claims"),
+        (claimed > 1, _SEVERAL_CLAIMS_HATCH, "several classes claim"),
+    ):
         mask = mask.reshape(grid_x.shape)
         if mask.any():
-            ax.contourf(grid_x, grid_y, mask.astype(float), levels=[0.5, 1.5],
-                        colors="none", hatches=[hatch])
-            handles.append(Patch(facecolor="white", edgecolor="k", hatch=hatch,
-                                 label=text))
+            ax.contourf(
+                grid_x,
+                grid_y,
+                mask.astype(float),
+                levels=[0.5, 1.5],
+                colors="none",
+                hatches=[hatch],
+            )
+            handles.append(
+                Patch(facecolor="white", edgecolor="k", hatch=hatch, label=text)
+            )
     return handles
 
 
@@ -254,13 +306,22 @@ def _draw_prototypes(ax, clf, classes, colours, prototypes):
                 f"{type(clf).__name__} has none."
             )
         points = np.asarray(clf.prototypes_, dtype=float)
-        point_colours = [colours[code] for code in
-                         class_codes(classes, clf.prototype_labels_)]
+        point_colours = [
+            colours[code] for code in class_codes(classes, clf.prototype_labels_)
+        ]
     else:
         points = check_X(prototypes, name="prototypes")
         if points.shape[1] != 2:
             raise ValueError("prototypes must have two columns.")
         point_colours = "k"
-    return ax.scatter(points[:, 0], points[:, 1], c=point_colours, marker="*", s=250,
-                      edgecolors="k", linewidths=1.0, zorder=3, label="prototypes")
-
+    return ax.scatter(
+        points[:, 0],
+        points[:, 1],
+        c=point_colours,
+        marker="*",
+        s=250,
+        edgecolors="k",
+        linewidths=1.0,
+        zorder=3,
+        label="prototypes",
+    )

@@ -1,4 +1,5 @@
 """Tests of patrec.datasets: the bundled loaders and the synthetic generators."""
+
 import csv
 import pickle
 import subprocess
@@ -26,12 +27,19 @@ from patrec.datasets import (
 # bundled data
 
 LOADERS = [
-    pytest.param(load_iris, sklearn.datasets.load_iris, (150, 4), [50, 50, 50],
-                 id="iris"),
-    pytest.param(load_wine, sklearn.datasets.load_wine, (178, 13), [59, 71, 48],
-                 id="wine"),
-    pytest.param(load_breast_cancer, sklearn.datasets.load_breast_cancer, (569, 30),
-                 [212, 357], id="breast_cancer"),
+    pytest.param(
+        load_iris, sklearn.datasets.load_iris, (150, 4), [50, 50, 50], id="iris"
+    ),
+    pytest.param(
+        load_wine, sklearn.datasets.load_wine, (178, 13), [59, 71, 48], id="wine"
+    ),
+    pytest.param(
+        load_breast_cancer,
+        sklearn.datasets.load_breast_cancer,
+        (569, 30),
+        [212, 357],
+        id="breast_cancer",
+    ),
 ]
 
 
@@ -39,8 +47,14 @@ LOADERS = [
 def test_loader_matches_scikit_learn(load, reference, shape, counts):
     ours, theirs = load(), reference()
     assert isinstance(ours, Bunch)
-    assert set(ours) == {"data", "target", "feature_names", "target_names", "DESCR",
-                         "filename"}
+    assert set(ours) == {
+        "data",
+        "target",
+        "feature_names",
+        "target_names",
+        "DESCR",
+        "filename",
+    }
     assert ours.data.shape == shape
     assert ours.data.dtype == np.float64
     assert ours.target.dtype == np.intp
@@ -80,8 +94,9 @@ def test_csv_file_is_a_plain_csv_with_a_target_column(load, reference, shape, co
     assert list(rows[0]) == [*bunch.feature_names, "target"]
     names = [row["target"] for row in rows]
     assert names == bunch.target_names[bunch.target].tolist()
-    values = np.array([[row[name] for name in bunch.feature_names] for row in rows],
-                      dtype=np.float64)
+    values = np.array(
+        [[row[name] for name in bunch.feature_names] for row in rows], dtype=np.float64
+    )
     assert np.array_equal(values, bunch.data)
 
 
@@ -100,7 +115,7 @@ def test_bunch_attribute_access():
     del b.c
     assert "c" not in b
     with pytest.raises(AttributeError):
-        b.missing
+        _ = b.missing
     with pytest.raises(AttributeError):
         del b.missing
     assert "a" in dir(b)
@@ -109,10 +124,13 @@ def test_bunch_attribute_access():
 
 
 def test_no_scikit_learn_or_pandas_at_run_time():
-    code = ("import sys, patrec.datasets as d; d.load_iris(); d.make_sectors(); "
-            "print('sklearn' in sys.modules, 'pandas' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    code = (
+        "import sys, patrec.datasets as d; d.load_iris(); d.make_sectors(); "
+        "print('sklearn' in sys.modules, 'pandas' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.split() == ["False", "False"]
 
 
@@ -122,9 +140,12 @@ def test_no_scikit_learn_or_pandas_at_run_time():
 GENERATORS = [
     pytest.param(make_sectors, {"n_classes": 3, "n_samples": 301}, 3, id="sectors"),
     pytest.param(make_sectors, {"n_classes": 5, "n_samples": 52}, 5, id="sectors5"),
-    pytest.param(make_gaussian_classes,
-                 {"means": [[0, 0, 0], [1, 1, 1]], "covariances": 1.0,
-                  "n_per_class": 7}, 2, id="gaussian"),
+    pytest.param(
+        make_gaussian_classes,
+        {"means": [[0, 0, 0], [1, 1, 1]], "covariances": 1.0, "n_per_class": 7},
+        2,
+        id="gaussian",
+    ),
     pytest.param(make_xor, {"n_samples": 203}, 2, id="xor"),
     pytest.param(make_rings, {"n_samples": 101, "n_classes": 4}, 4, id="rings"),
     pytest.param(make_banana, {"n_samples": 99}, 2, id="banana"),
@@ -177,14 +198,20 @@ def _linearly_separable(X, positive):
     """Whether some (w, b) gives sign(X @ w + b) = +1 on ``positive``, -1 elsewhere."""
     sign = np.where(positive, 1.0, -1.0)
     A = -sign[:, None] * np.column_stack([X, np.ones(X.shape[0])])
-    result = linprog(np.zeros(X.shape[1] + 1), A_ub=A, b_ub=-np.ones(X.shape[0]),
-                     bounds=[(None, None)] * (X.shape[1] + 1), method="highs")
+    result = linprog(
+        np.zeros(X.shape[1] + 1),
+        A_ub=A,
+        b_ub=-np.ones(X.shape[0]),
+        bounds=[(None, None)] * (X.shape[1] + 1),
+        method="highs",
+    )
     assert result.status in (0, 2)  # 0: a separator found, 2: none exists
     return result.status == 0
 
 
-@pytest.mark.parametrize("n_classes, gap", [(2, 0.3), (3, None), (3, 0.0), (3, 1.0),
-                                            (4, 0.5), (7, None)])
+@pytest.mark.parametrize(
+    "n_classes, gap", [(2, 0.3), (3, None), (3, 0.0), (3, 1.0), (4, 0.5), (7, None)]
+)
 def test_sectors_labels_follow_angles_and_leave_the_gap(n_classes, gap):
     X, y = make_sectors(n_classes=n_classes, n_samples=2000, gap=gap, random_state=1)
     width = 2 * np.pi / n_classes
@@ -202,7 +229,8 @@ def test_sectors_radius_is_uniform_in_the_disc():
     X, _ = make_sectors(n_samples=20000, random_state=2)
     area_fraction = np.hypot(X[:, 0], X[:, 1]) ** 2  # uniform on [0, 1)
     assert np.quantile(area_fraction, [0.25, 0.5, 0.75]) == pytest.approx(
-        [0.25, 0.5, 0.75], abs=0.02)
+        [0.25, 0.5, 0.75], abs=0.02
+    )
 
 
 @pytest.mark.parametrize("n_classes, gap", [(3, None), (3, 0.2), (5, None), (8, 0.1)])
@@ -225,7 +253,7 @@ def test_sectors_multiclass_perceptron_converges_in_a_few_epochs(bias):
     if bias:
         X = np.column_stack([X, np.ones(X.shape[0])])
     W = np.zeros((3, X.shape[1]))
-    for epoch in range(1, 11):
+    for _epoch in range(1, 11):
         mistakes = 0
         for x, label in zip(X, y):
             guess = np.argmax(W @ x)
@@ -259,13 +287,22 @@ def test_sectors_one_versus_rest_separable_cases(n_classes, gap):
 # make_gaussian_classes
 
 
-@pytest.mark.parametrize("covariances, expected", [
-    (0.5, [0.5 * np.eye(2)] * 3),
-    ([0.5, 1.0, 2.0], [0.5 * np.eye(2), np.eye(2), 2 * np.eye(2)]),
-    ([[1.0, 0.6], [0.6, 2.0]], [np.array([[1.0, 0.6], [0.6, 2.0]])] * 3),
-    ([[[1.0, 0.0], [0.0, 1.0]], [[2.0, -0.5], [-0.5, 1.0]], [[0.3, 0.0], [0.0, 3.0]]],
-     None),
-])
+@pytest.mark.parametrize(
+    "covariances, expected",
+    [
+        (0.5, [0.5 * np.eye(2)] * 3),
+        ([0.5, 1.0, 2.0], [0.5 * np.eye(2), np.eye(2), 2 * np.eye(2)]),
+        ([[1.0, 0.6], [0.6, 2.0]], [np.array([[1.0, 0.6], [0.6, 2.0]])] * 3),
+        (
+            [
+                [[1.0, 0.0], [0.0, 1.0]],
+                [[2.0, -0.5], [-0.5, 1.0]],
+                [[0.3, 0.0], [0.0, 3.0]],
+            ],
+            None,
+        ),
+    ],
+)
 def test_gaussian_classes_moments(covariances, expected):
     means = np.array([[0.0, 0.0], [5.0, -1.0], [-3.0, 4.0]])
     if expected is None:
@@ -306,8 +343,12 @@ def test_gaussian_classes_does_not_modify_inputs():
 
 def test_xor_labels_are_the_exclusive_or_of_the_blob_signs():
     X, y = make_xor(n_samples=100, noise=0.0, random_state=0)
-    assert set(map(tuple, X.tolist())) == {(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0),
-                                           (1.0, -1.0)}
+    assert set(map(tuple, X.tolist())) == {
+        (1.0, 1.0),
+        (-1.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, -1.0),
+    }
     assert np.array_equal(y, (X[:, 0] * X[:, 1] < 0).astype(np.intp))
     assert np.unique(X, axis=0, return_counts=True)[1].tolist() == [25] * 4
     X, y = make_xor(noise=0.3, random_state=0)
@@ -316,8 +357,9 @@ def test_xor_labels_are_the_exclusive_or_of_the_blob_signs():
 
 
 def test_rings_radii():
-    X, y = make_rings(n_samples=400, n_classes=4, noise=0.0, factor=0.25,
-                      random_state=0)
+    X, y = make_rings(
+        n_samples=400, n_classes=4, noise=0.0, factor=0.25, random_state=0
+    )
     radius = np.hypot(X[:, 0], X[:, 1])
     assert radius == pytest.approx(np.array([1.0, 0.75, 0.5, 0.25])[y])
     X, y = make_rings(n_samples=2000, noise=0.05, random_state=0)
@@ -407,8 +449,18 @@ def test_gaussian_classes_names_the_class_with_a_bad_covariance():
 
 def test_public_names():
     assert sorted(datasets.__all__) == sorted(
-        ["Bunch", "load_iris", "load_wine", "load_breast_cancer", "make_sectors",
-         "make_gaussian_classes", "make_xor", "make_rings", "make_banana"])
+        [
+            "Bunch",
+            "load_iris",
+            "load_wine",
+            "load_breast_cancer",
+            "make_sectors",
+            "make_gaussian_classes",
+            "make_xor",
+            "make_rings",
+            "make_banana",
+        ]
+    )
     for name in datasets.__all__:
         assert getattr(datasets, name).__doc__
 
@@ -420,8 +472,9 @@ def test_default_gaussian_classes_three_overlapping_classes_in_the_plane():
     np.testing.assert_allclose(means, [[0, 0], [3, 0], [0, 3]], atol=0.3)
     # overlapping: the nearest-true-mean (Bayes) rule errs about 9% of the time
     big, labels = make_gaussian_classes(n_per_class=20000, random_state=1)
-    nearest = np.argmin(((big[:, None] - np.array([[0, 0], [3, 0], [0, 3]])) ** 2)
-                        .sum(axis=2), axis=1)
+    nearest = np.argmin(
+        ((big[:, None] - np.array([[0, 0], [3, 0], [0, 3]])) ** 2).sum(axis=2), axis=1
+    )
     assert 0.08 < np.mean(nearest != labels) < 0.10
 
 

@@ -16,8 +16,9 @@ each_estimator = pytest.mark.parametrize("make", ESTIMATORS.values(), ids=ESTIMA
 
 
 @each_estimator
-@pytest.mark.parametrize("offset, dtype, atol", [(1e8, np.float64, 1e-6),
-                                                 (1e2, np.float32, 1e-4)])
+@pytest.mark.parametrize(
+    "offset, dtype, atol", [(1e8, np.float64, 1e-6), (1e2, np.float32, 1e-4)]
+)
 def test_translating_the_data_changes_nothing(make, offset, dtype, atol):
     """Both models are translation invariant.  Features far from zero must not cancel
     away the digits of the discriminants (scikit-learn's eigen solver loses every
@@ -25,8 +26,9 @@ def test_translating_the_data_changes_nothing(make, offset, dtype, atol):
     X, y = load_wine(return_X_y=True)
     expected = make().fit(X, y).predict_proba(X)
     shifted = (X + offset).astype(dtype)
-    np.testing.assert_allclose(make().fit(shifted, y).predict_proba(shifted), expected,
-                               atol=atol)
+    np.testing.assert_allclose(
+        make().fit(shifted, y).predict_proba(shifted), expected, atol=atol
+    )
 
 
 @each_estimator
@@ -43,8 +45,11 @@ def test_tiny_float32_features_are_scored_without_overflow(make):
         assert np.all(np.isfinite(clf.transform(tiny)))
 
 
-@pytest.mark.parametrize("make", [ESTIMATORS["lda-eigen"], ESTIMATORS["lda-auto"]],
-                         ids=["lda-eigen", "lda-auto"])
+@pytest.mark.parametrize(
+    "make",
+    [ESTIMATORS["lda-eigen"], ESTIMATORS["lda-auto"]],
+    ids=["lda-eigen", "lda-auto"],
+)
 @pytest.mark.parametrize("scale, word", [(1e160, "too large"), (1e-200, "too small")])
 def test_covariance_beyond_the_float64_range_is_refused(make, scale, word):
     """The eigen solver stores covariance_, whose entries near 1e320 or 1e-400 have
@@ -60,11 +65,21 @@ def test_qda_refuses_a_regularisation_that_swamps_tiny_features():
         QDA(reg_param=0.1).fit(X * 1e-200, y)
 
 
-@pytest.mark.parametrize("make, scale", [
-    *[(ESTIMATORS[name], scale) for name in ESTIMATORS for scale in (1e150, 1e-150)],
-    *[(ESTIMATORS[name], scale) for name in ("lda-svd", "qda")
-      for scale in (1e300, 1e-300, 1e160, 1e-200)],
-])
+@pytest.mark.parametrize(
+    "make, scale",
+    [
+        *[
+            (ESTIMATORS[name], scale)
+            for name in ESTIMATORS
+            for scale in (1e150, 1e-150)
+        ],
+        *[
+            (ESTIMATORS[name], scale)
+            for name in ("lda-svd", "qda")
+            for scale in (1e300, 1e-300, 1e160, 1e-200)
+        ],
+    ],
+)
 def test_large_but_representable_features(make, scale):
     """Features near 1e150 (whose squares overflow) are rescaled internally by powers
     of two: the same posteriors as on the unscaled data."""
@@ -84,15 +99,18 @@ def test_fisher_attributes_are_in_the_units_of_X(solver, scale):
     np.testing.assert_allclose(scaled.coef_, plain.coef_ / scale, rtol=1e-8)
     np.testing.assert_allclose(scaled.intercept_, plain.intercept_, rtol=1e-8)
     # the directions with eigenvalue zero (beyond c - 1) are not unique
-    np.testing.assert_allclose(scaled.scalings_[:, :2], plain.scalings_[:, :2] / scale,
-                               rtol=1e-8)
+    np.testing.assert_allclose(
+        scaled.scalings_[:, :2], plain.scalings_[:, :2] / scale, rtol=1e-8
+    )
     if solver == "eigen":
-        np.testing.assert_allclose(scaled.covariance_, plain.covariance_ * scale**2,
-                                   rtol=1e-10)
+        np.testing.assert_allclose(
+            scaled.covariance_, plain.covariance_ * scale**2, rtol=1e-10
+        )
     else:
         np.testing.assert_allclose(scaled.xbar_, plain.xbar_ * scale, rtol=1e-10)
-    np.testing.assert_allclose(scaled.transform(X * scale), plain.transform(X),
-                               atol=1e-8)
+    np.testing.assert_allclose(
+        scaled.transform(X * scale), plain.transform(X), atol=1e-8
+    )
 
 
 @pytest.mark.parametrize("scale", [1e150, 1e-150])
@@ -101,14 +119,18 @@ def test_qda_attributes_are_in_the_units_of_X(scale):
     plain = QDA(store_covariance=True).fit(X, y)
     scaled = QDA(store_covariance=True).fit(X * scale, y)
     np.testing.assert_allclose(scaled.means_, plain.means_ * scale, rtol=1e-10)
-    np.testing.assert_allclose(scaled.covariance_, plain.covariance_ * scale**2,
-                               rtol=1e-10)
-    np.testing.assert_allclose(scaled.precision_factors_,
-                               plain.precision_factors_ / scale, rtol=1e-8, atol=0)
+    np.testing.assert_allclose(
+        scaled.covariance_, plain.covariance_ * scale**2, rtol=1e-10
+    )
+    np.testing.assert_allclose(
+        scaled.precision_factors_, plain.precision_factors_ / scale, rtol=1e-8, atol=0
+    )
     d = X.shape[1]
-    np.testing.assert_allclose(scaled.log_determinants_,
-                               plain.log_determinants_ + 2 * d * np.log(scale),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        scaled.log_determinants_,
+        plain.log_determinants_ + 2 * d * np.log(scale),
+        rtol=1e-12,
+    )
 
 
 @each_estimator
@@ -190,4 +212,3 @@ def test_a_failed_refit_restores_the_previous_model(make):
         with pytest.raises(ValueError, match="class 2 is singular"):
             clf.set_params(priors=None).fit(X_bad, y)
         np.testing.assert_array_equal(clf.predict_proba(X), expected)
-

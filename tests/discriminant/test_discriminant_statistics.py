@@ -1,4 +1,5 @@
 """The shared helpers of patrec.discriminant: priors, means, shrinkage, Cholesky."""
+
 import numpy as np
 import pytest
 from sklearn.covariance import ledoit_wolf, shrunk_covariance
@@ -87,10 +88,12 @@ def test_check_deviations_refuses_what_float64_cannot_square():
     fine = np.array([[1e150, -1e150], [1e-150, 0.0]])
     check_deviations(fine)
     check_deviations(np.zeros((3, 2)))  # no variation at all: left to the caller
-    for bad, word in ((fine * 1e10, "large"),
-                      (np.array([[1e-160, -1e-170]]), "small"),
-                      (np.array([[np.inf, 0.0]]), "large"),
-                      (np.array([[np.nan, 0.0]]), "large")):
+    for bad, word in (
+        (fine * 1e10, "large"),
+        (np.array([[1e-160, -1e-170]]), "small"),
+        (np.array([[np.inf, 0.0]]), "large"),
+        (np.array([[np.nan, 0.0]]), "large"),
+    ):
         with pytest.raises(ValueError, match=f"too {word}"):
             check_deviations(bad)
 

@@ -1,4 +1,5 @@
 """FisherLDA: the course's scatter matrices, agreement with scikit-learn, bad input."""
+
 import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine
@@ -49,8 +50,9 @@ def centre_over_classes(scores):
 
 def assert_agrees_with_sklearn(ours, theirs, X):
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
-    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X),
-                               rtol=0, atol=1e-8)
+    np.testing.assert_allclose(
+        ours.predict_proba(X), theirs.predict_proba(X), rtol=0, atol=1e-8
+    )
 
 
 @pytest.mark.parametrize("name", ["iris", "wine", "breast_cancer", "digits"])
@@ -68,20 +70,24 @@ def test_agrees_with_sklearn(name, solver):
     if solver == "eigen" and len(ours.classes_) > 2:
         # scikit-learn's eigen solver writes g_k with Sigma^{-1} m_k, patrec with
         # Sigma^{-1} (m_k - c): they differ by a term shared by all classes
-        ours_scores, theirs_scores = map(centre_over_classes,
-                                         (ours_scores, theirs_scores))
+        ours_scores, theirs_scores = map(
+            centre_over_classes, (ours_scores, theirs_scores)
+        )
         ours_coef = ours_coef - ours_coef.mean(axis=0)
         theirs_coef = theirs_coef - theirs_coef.mean(axis=0)
-    np.testing.assert_allclose(ours_scores, theirs_scores, rtol=1e-7,
-                               atol=1e-7 * np.abs(theirs_scores).max())
+    np.testing.assert_allclose(
+        ours_scores, theirs_scores, rtol=1e-7, atol=1e-7 * np.abs(theirs_scores).max()
+    )
     if shrinkage is not None:
         # scikit-learn derives S_b from a shrunk total covariance; patrec keeps the
         # course's S_b, so only the classifiers are the same
         return
-    np.testing.assert_allclose(ours.explained_variance_ratio_,
-                               theirs.explained_variance_ratio_, atol=1e-9)
-    np.testing.assert_allclose(ours_coef, theirs_coef, rtol=1e-6,
-                               atol=1e-9 * np.abs(theirs_coef).max())
+    np.testing.assert_allclose(
+        ours.explained_variance_ratio_, theirs.explained_variance_ratio_, atol=1e-9
+    )
+    np.testing.assert_allclose(
+        ours_coef, theirs_coef, rtol=1e-6, atol=1e-9 * np.abs(theirs_coef).max()
+    )
     assert_same_subspace(ours.transform(X), theirs.transform(X))
 
 
@@ -108,10 +114,12 @@ def test_eigenvectors_solve_the_course_eigenproblem():
     W = clf.scalings_[:, :2]
     # S_b w = lambda S_w w, with lambda / sum(lambda) the explained variance ratio
     eigenvalues = np.diag(W.T @ S_b @ W) / np.diag(W.T @ S_w @ W)
-    np.testing.assert_allclose(S_b @ W, S_w @ W * eigenvalues, rtol=1e-8,
-                               atol=1e-8 * np.abs(S_b @ W).max())
-    np.testing.assert_allclose(eigenvalues / eigenvalues.sum(),
-                               clf.explained_variance_ratio_, rtol=1e-10)
+    np.testing.assert_allclose(
+        S_b @ W, S_w @ W * eigenvalues, rtol=1e-8, atol=1e-8 * np.abs(S_b @ W).max()
+    )
+    np.testing.assert_allclose(
+        eigenvalues / eigenvalues.sum(), clf.explained_variance_ratio_, rtol=1e-10
+    )
     # the shared covariance is S_w / n and the directions are whitened by it
     np.testing.assert_allclose(clf.covariance_, S_w / len(X), rtol=1e-10)
     np.testing.assert_allclose(W.T @ clf.covariance_ @ W, np.eye(2), atol=1e-10)
@@ -171,8 +179,9 @@ def test_transform_shape_and_n_components():
         assert clf.transform(X).shape == (len(X), 1)
         assert clf.n_components_ == 1
         theirs = LinearDiscriminantAnalysis(solver=solver, n_components=1).fit(X, y)
-        np.testing.assert_allclose(clf.explained_variance_ratio_,
-                                   theirs.explained_variance_ratio_)
+        np.testing.assert_allclose(
+            clf.explained_variance_ratio_, theirs.explained_variance_ratio_
+        )
         full = FisherLDA(solver=solver).fit(X, y)
         assert full.transform(X).shape == (len(X), 2)
         assert full.fit_transform(X, y).shape == (len(X), 2)
@@ -189,8 +198,9 @@ def test_binary_decision_function_is_one_dimensional():
     clf = FisherLDA().fit(X, labels)
     scores = clf.decision_function(X)
     assert scores.shape == (len(X),)
-    np.testing.assert_array_equal(clf.predict(X),
-                                  clf.classes_[(scores > 0).astype(int)])
+    np.testing.assert_array_equal(
+        clf.predict(X), clf.classes_[(scores > 0).astype(int)]
+    )
     log_proba = clf.predict_log_proba(X)
     np.testing.assert_allclose(log_proba[:, 1] - log_proba[:, 0], scores, atol=1e-8)
 
@@ -202,8 +212,9 @@ def test_float32_input():
     ours64 = FisherLDA().fit(X, y)
     assert ours32.transform(X32).dtype == np.float32
     assert np.mean(ours32.predict(X32) == ours64.predict(X)) == 1.0
-    np.testing.assert_allclose(ours32.predict_proba(X32), ours64.predict_proba(X),
-                               atol=1e-4)
+    np.testing.assert_allclose(
+        ours32.predict_proba(X32), ours64.predict_proba(X), atol=1e-4
+    )
 
 
 @pytest.mark.parametrize(
@@ -258,8 +269,9 @@ def test_svd_fast_path_matches_the_full_svd(monkeypatch):
 def test_decision_function_is_coef_and_intercept(solver):
     X, y = load("wine")
     clf = FisherLDA(solver=solver).fit(X, y)
-    np.testing.assert_allclose(clf.decision_function(X),
-                               X @ clf.coef_.T + clf.intercept_, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(
+        clf.decision_function(X), X @ clf.coef_.T + clf.intercept_, rtol=1e-9, atol=1e-9
+    )
 
 
 def test_numpy_integer_n_components():

@@ -1,4 +1,5 @@
 """QDA: the course's discriminant, the compiled kernel, scikit-learn, bad input."""
+
 import numpy as np
 import pytest
 from sklearn.datasets import (
@@ -49,8 +50,9 @@ def sklearn_qda(X, y, reg_param):
     """
     # tol only decides when scikit-learn refuses a covariance; keep every class
     model = QuadraticDiscriminantAnalysis(reg_param=reg_param, tol=1e-300).fit(X, y)
-    probe = QuadraticDiscriminantAnalysis().fit([[0.0], [2.0], [5.0], [7.0]],
-                                                [0, 0, 1, 1])
+    probe = QuadraticDiscriminantAnalysis().fit(
+        [[0.0], [2.0], [5.0], [7.0]], [0, 0, 1, 1]
+    )
     if np.isclose(probe.scalings_[0][0], 1.0):  # biased: var of {0, 2} = 1, not 2
         for k, label in enumerate(model.classes_):
             n = np.sum(y == label)
@@ -61,19 +63,29 @@ def sklearn_qda(X, y, reg_param):
 
 @pytest.mark.parametrize(
     "name, reg_param",
-    [("iris", 0.0), ("wine", 0.0), ("breast_cancer", 0.0), ("wine", 0.5),
-     ("digits", 0.1)],
+    [
+        ("iris", 0.0),
+        ("wine", 0.0),
+        ("breast_cancer", 0.0),
+        ("wine", 0.5),
+        ("digits", 0.1),
+    ],
 )
 def test_agrees_with_sklearn(name, reg_param):
     X, y = DATASETS[name](return_X_y=True)
     ours = QDA(reg_param=reg_param).fit(X, y)
     theirs = sklearn_qda(X, y, reg_param)
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
-    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X),
-                               rtol=0, atol=1e-8)
+    np.testing.assert_allclose(
+        ours.predict_proba(X), theirs.predict_proba(X), rtol=0, atol=1e-8
+    )
     scale = np.abs(theirs.decision_function(X)).max()
-    np.testing.assert_allclose(ours.decision_function(X), theirs.decision_function(X),
-                               rtol=0, atol=1e-9 * scale)
+    np.testing.assert_allclose(
+        ours.decision_function(X),
+        theirs.decision_function(X),
+        rtol=0,
+        atol=1e-9 * scale,
+    )
 
 
 @pytest.mark.parametrize("reg_param", [0.0, 0.2])
@@ -83,17 +95,21 @@ def test_course_discriminant(reg_param):
     clf = QDA(reg_param=reg_param, priors=priors, store_covariance=True).fit(X, y)
     expected = course_discriminants(X, y, X, reg_param, priors)
     scores = clf.decision_function(X)
-    np.testing.assert_allclose(scores, expected, rtol=1e-9,
-                               atol=1e-9 * np.abs(expected).max())
+    np.testing.assert_allclose(
+        scores, expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max()
+    )
     np.testing.assert_array_equal(clf.predict(X), np.argmax(expected, axis=1))
     for k in range(3):
         sigma = np.cov(X[y == k], rowvar=False, ddof=1)
-        np.testing.assert_allclose(clf.covariance_[k],
-                                   (1 - reg_param) * sigma + reg_param * np.eye(13),
-                                   rtol=1e-10)
+        np.testing.assert_allclose(
+            clf.covariance_[k],
+            (1 - reg_param) * sigma + reg_param * np.eye(13),
+            rtol=1e-10,
+        )
         L_inv = clf.precision_factors_[k]
-        np.testing.assert_allclose(L_inv.T @ L_inv @ clf.covariance_[k], np.eye(13),
-                                   atol=1e-8)
+        np.testing.assert_allclose(
+            L_inv.T @ L_inv @ clf.covariance_[k], np.eye(13), atol=1e-8
+        )
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -107,14 +123,18 @@ def test_kernel_matches_brute_force(dtype, block):
     A = rng.normal(size=(c, d, d))
     covariances = A @ A.transpose(0, 2, 1) + np.eye(d)
     inverse_factors = np.linalg.inv(np.linalg.cholesky(covariances))
-    expected = np.column_stack([
-        np.einsum("ij,ij->i", (X - means[k]) @ np.linalg.inv(covariances[k]),
-                  X - means[k])
-        for k in range(c)
-    ])
+    expected = np.column_stack(
+        [
+            np.einsum(
+                "ij,ij->i", (X - means[k]) @ np.linalg.inv(covariances[k]), X - means[k]
+            )
+            for k in range(c)
+        ]
+    )
     out = np.empty((n, c))
-    mahalanobis_squared(X.astype(dtype), means.astype(dtype),
-                        inverse_factors.astype(dtype), out, block)
+    mahalanobis_squared(
+        X.astype(dtype), means.astype(dtype), inverse_factors.astype(dtype), out, block
+    )
     rtol = 1e-5 if dtype == np.float32 else 1e-11
     np.testing.assert_allclose(out, expected, rtol=rtol)
 
@@ -125,8 +145,9 @@ def test_float32_input():
     ours32 = QDA().fit(X32, y)
     ours64 = QDA().fit(X, y)
     np.testing.assert_array_equal(ours32.predict(X32), ours64.predict(X))
-    np.testing.assert_allclose(ours32.predict_proba(X32), ours64.predict_proba(X),
-                               atol=1e-4)
+    np.testing.assert_allclose(
+        ours32.predict_proba(X32), ours64.predict_proba(X), atol=1e-4
+    )
 
 
 def test_probabilities_far_from_the_data():
@@ -149,8 +170,9 @@ def test_binary_decision_function_is_log_odds():
     assert scores.shape == (len(X),)
     log_proba = clf.predict_log_proba(X[:, :10])
     np.testing.assert_allclose(log_proba[:, 1] - log_proba[:, 0], scores, atol=1e-8)
-    np.testing.assert_array_equal(clf.predict(X[:, :10]),
-                                  clf.classes_[(scores > 0).astype(int)])
+    np.testing.assert_array_equal(
+        clf.predict(X[:, :10]), clf.classes_[(scores > 0).astype(int)]
+    )
 
 
 def test_class_with_one_sample_is_refused():
@@ -190,8 +212,12 @@ def test_estimator_check_with_collinear_features():
     X, y = make_classification(n_samples=30, n_features=10, random_state=42)
     with pytest.raises(ValueError, match="reg_param"):
         QDA().fit(X, y)
-    check_array_api_input("QDA", QDA(reg_param=0.1), array_namespace="numpy",
-                          expect_only_array_outputs=False)
+    check_array_api_input(
+        "QDA",
+        QDA(reg_param=0.1),
+        array_namespace="numpy",
+        expect_only_array_outputs=False,
+    )
 
 
 @pytest.mark.parametrize(
@@ -227,13 +253,16 @@ def test_kernel_one_feature_and_no_samples():
     mahalanobis_squared(X[:0], np.zeros((2, 1)), np.ones((2, 1, 1)), np.empty((0, 2)))
 
 
-@pytest.mark.parametrize("means, factors, out", [
-    (np.zeros((2, 2)), np.ones((2, 3, 3)), np.empty((5, 2))),  # means: 2 features
-    (np.zeros((2, 3)), np.ones((3, 3, 3)), np.empty((5, 2))),  # 3 factors, 2 means
-    (np.zeros((2, 3)), np.ones((2, 3, 2)), np.empty((5, 2))),  # factors not square
-    (np.zeros((2, 3)), np.ones((2, 3, 3)), np.empty((4, 2))),  # out: 4 rows
-    (np.zeros((2, 3)), np.ones((2, 3, 3)), np.empty((5, 1))),  # out: 1 column
-])
+@pytest.mark.parametrize(
+    "means, factors, out",
+    [
+        (np.zeros((2, 2)), np.ones((2, 3, 3)), np.empty((5, 2))),  # means: 2 features
+        (np.zeros((2, 3)), np.ones((3, 3, 3)), np.empty((5, 2))),  # 3 factors, 2 means
+        (np.zeros((2, 3)), np.ones((2, 3, 2)), np.empty((5, 2))),  # factors not square
+        (np.zeros((2, 3)), np.ones((2, 3, 3)), np.empty((4, 2))),  # out: 4 rows
+        (np.zeros((2, 3)), np.ones((2, 3, 3)), np.empty((5, 1))),  # out: 1 column
+    ],
+)
 def test_kernel_refuses_inconsistent_shapes(means, factors, out):
     """The loops run without bounds checks: a shape mismatch must stop at the door."""
     with pytest.raises(ValueError, match="inconsistent shapes"):
@@ -242,8 +271,9 @@ def test_kernel_refuses_inconsistent_shapes(means, factors, out):
 
 def test_kernel_refuses_an_empty_block():
     with pytest.raises(ValueError, match="block"):
-        mahalanobis_squared(np.ones((5, 3)), np.zeros((2, 3)), np.ones((2, 3, 3)),
-                            np.empty((5, 2)), 0)
+        mahalanobis_squared(
+            np.ones((5, 3)), np.zeros((2, 3)), np.ones((2, 3, 3)), np.empty((5, 2)), 0
+        )
 
 
 def test_kernel_refuses_mixed_dtypes():

@@ -1,4 +1,5 @@
 """Hostile input: clear errors, no silent garbage, the caller's data left alone."""
+
 import warnings
 
 import numpy as np
@@ -8,9 +9,19 @@ import scipy.sparse as sp
 from sklearn.datasets import load_iris
 from sklearn.linear_model import LogisticRegression
 
-from patrec import (AllPairs, ConvergenceWarning, LinearMachine, MulticlassSVM, OneVsAll, OutputCodes,
-                    Perceptron, SoftmaxRegression, code_matrix, decode,
-                    kesler_construct)
+from patrec import (
+    AllPairs,
+    ConvergenceWarning,
+    LinearMachine,
+    MulticlassSVM,
+    OneVsAll,
+    OutputCodes,
+    Perceptron,
+    SoftmaxRegression,
+    code_matrix,
+    decode,
+    kesler_construct,
+)
 
 ESTIMATORS = [
     lambda: Perceptron(random_state=0),
@@ -22,8 +33,16 @@ ESTIMATORS = [
     lambda: OutputCodes(code="sparse-random", random_state=0),
     lambda: OneVsAll(LogisticRegression()),
 ]
-ESTIMATOR_IDS = ["Perceptron", "LinearMachine", "MulticlassSVM", "Softmax",
-                 "OneVsAll", "AllPairs", "OutputCodes", "OneVsAll-sklearn"]
+ESTIMATOR_IDS = [
+    "Perceptron",
+    "LinearMachine",
+    "MulticlassSVM",
+    "Softmax",
+    "OneVsAll",
+    "AllPairs",
+    "OutputCodes",
+    "OneVsAll-sklearn",
+]
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +79,9 @@ def test_any_array_layout_gives_the_same_model_and_is_left_alone(iris, make):
     tolerance = 1e-3 if isinstance(make(), SoftmaxRegression) else 1e-8
     for layout in (readonly, np.asfortranarray(dense), frame, S):
         model = make().fit(layout, pd.Series(y) if layout is frame else y)
-        np.testing.assert_allclose(model.decision_function(layout), expected,
-                                   atol=tolerance)
+        np.testing.assert_allclose(
+            model.decision_function(layout), expected, atol=tolerance
+        )
     for before, after in zip(snapshot, (S.data, S.indices, S.indptr)):
         np.testing.assert_array_equal(before, after)
     assert not S.has_sorted_indices
@@ -77,14 +97,23 @@ def test_one_sample_per_class(make):
         assert predicted.tolist() == ["a", "b", "c"]  # three points: separable
 
 
-@pytest.mark.parametrize("make", [
-    lambda: Perceptron(),
-    lambda: Perceptron(averaged=True),
-    lambda: LinearMachine(),
-    lambda: LinearMachine(update="all", averaged=True),
-    lambda: MulticlassSVM(),
-], ids=["Perceptron", "Perceptron-averaged", "LinearMachine", "LinearMachine-all",
-        "MulticlassSVM"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Perceptron(),
+        lambda: Perceptron(averaged=True),
+        lambda: LinearMachine(),
+        lambda: LinearMachine(update="all", averaged=True),
+        lambda: MulticlassSVM(),
+    ],
+    ids=[
+        "Perceptron",
+        "Perceptron-averaged",
+        "LinearMachine",
+        "LinearMachine-all",
+        "MulticlassSVM",
+    ],
+)
 @pytest.mark.parametrize("scale", [1e155, 1e300])
 @pytest.mark.parametrize("sparse", [False, True])
 def test_overflowing_scores_raise_instead_of_silent_nan(iris, make, scale, sparse):
@@ -117,14 +146,17 @@ def test_softmax_warns_when_lbfgs_stops_early(iris):
         SoftmaxRegression().fit(X, y)
 
 
-@pytest.mark.parametrize("params, error, match", [
-    ({"learning_rate": float("nan")}, ValueError, "learning_rate must be finite"),
-    ({"learning_rate": "1"}, TypeError, "learning_rate"),
-    ({"learning_rate": None}, TypeError, "learning_rate"),
-    ({"margin": float("inf")}, ValueError, "margin"),
-    ({"max_epochs": True}, TypeError, "max_epochs"),
-    ({"random_state": "seed"}, TypeError, "random_state"),
-])
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"learning_rate": float("nan")}, ValueError, "learning_rate must be finite"),
+        ({"learning_rate": "1"}, TypeError, "learning_rate"),
+        ({"learning_rate": None}, TypeError, "learning_rate"),
+        ({"margin": float("inf")}, ValueError, "margin"),
+        ({"max_epochs": True}, TypeError, "max_epochs"),
+        ({"random_state": "seed"}, TypeError, "random_state"),
+    ],
+)
 @pytest.mark.parametrize("estimator", [Perceptron, LinearMachine])
 def test_more_bad_perceptron_parameters(iris, estimator, params, error, match):
     X, y = iris
@@ -132,11 +164,14 @@ def test_more_bad_perceptron_parameters(iris, estimator, params, error, match):
         estimator(**params).fit(X, y)
 
 
-@pytest.mark.parametrize("params, error, match", [
-    ({"alpha": float("nan")}, ValueError, "alpha"),
-    ({"alpha": None}, TypeError, "alpha"),
-    ({"max_epochs": 1.5}, TypeError, "max_epochs"),
-])
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"alpha": float("nan")}, ValueError, "alpha"),
+        ({"alpha": None}, TypeError, "alpha"),
+        ({"max_epochs": 1.5}, TypeError, "max_epochs"),
+    ],
+)
 def test_more_bad_svm_parameters(iris, params, error, match):
     X, y = iris
     with pytest.raises(error, match=match):
@@ -154,22 +189,31 @@ def test_base_estimator_must_be_an_instance_with_scores(iris, reduction):
         reduction(GaussianNB()).fit(X, y)
 
 
-@pytest.mark.parametrize("code, match", [
-    ([[1, -1], [1, -1], [-1, 1]], "Rows 0 and 1 .* same code word"),
-    ([[1, -1, 1], [-1, 1, -1], [1, -1, 1]], "Rows 0 and 2 .* same"),
-    ([[1, -1], [-1, 1], [1, np.nan]], "only -1, 0 and \\+1"),
-    ([[1, -1], [-1, 1], [1, 0.5]], "only -1, 0 and \\+1"),
-    (np.zeros((3, 0)), "non-empty"),
-])
+@pytest.mark.parametrize(
+    "code, match",
+    [
+        ([[1, -1], [1, -1], [-1, 1]], "Rows 0 and 1 .* same code word"),
+        ([[1, -1, 1], [-1, 1, -1], [1, -1, 1]], "Rows 0 and 2 .* same"),
+        ([[1, -1], [-1, 1], [1, np.nan]], "only -1, 0 and \\+1"),
+        ([[1, -1], [-1, 1], [1, 0.5]], "only -1, 0 and \\+1"),
+        (np.zeros((3, 0)), "non-empty"),
+    ],
+)
 def test_more_bad_codes(iris, code, match):
     X, y = iris
     with pytest.raises(ValueError, match=match):
         OutputCodes(code=code).fit(X, y)
 
 
-@pytest.mark.parametrize("n_classes, error", [
-    (1, ValueError), (0, ValueError), (2.5, TypeError), ("3", TypeError),
-])
+@pytest.mark.parametrize(
+    "n_classes, error",
+    [
+        (1, ValueError),
+        (0, ValueError),
+        (2.5, TypeError),
+        ("3", TypeError),
+    ],
+)
 def test_code_matrix_checks_the_number_of_classes(n_classes, error):
     with pytest.raises(error, match="n_classes"):
         code_matrix("dense-random", n_classes)

@@ -1,4 +1,5 @@
 """The multiclass linear machine, Kesler's construction and the sectors example."""
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -41,8 +42,11 @@ def python_update_all(X, y, n_classes, orders, rate=1.0, margin=0.0, averaged=Fa
     for order in orders:
         for i in order:
             scores = W @ Z[i]
-            offenders = [r for r in range(n_classes)
-                         if r != y[i] and scores[y[i]] - scores[r] <= margin]
+            offenders = [
+                r
+                for r in range(n_classes)
+                if r != y[i] and scores[y[i]] - scores[r] <= margin
+            ]
             if offenders:
                 W[y[i]] += rate * Z[i]
                 for r in offenders:
@@ -63,8 +67,9 @@ def test_winner_rule_is_one_perceptron_on_kesler_features(iris, rate, margin):
     X, y = iris
     orders = [np.arange(len(y))] * 6
     expected, mistakes = kesler_perceptron(X, y, 3, orders, rate, margin)
-    clf = LinearMachine(learning_rate=rate, margin=margin, shuffle=False,
-                        max_epochs=6).fit(X, y)
+    clf = LinearMachine(
+        learning_rate=rate, margin=margin, shuffle=False, max_epochs=6
+    ).fit(X, y)
     np.testing.assert_allclose(clf.coef_, expected[:, :-1], atol=1e-10)
     np.testing.assert_allclose(clf.intercept_, expected[:, -1], atol=1e-10)
     np.testing.assert_array_equal(clf.mistakes_, mistakes)
@@ -75,10 +80,17 @@ def test_all_rule_matches_plain_python(iris, averaged):
     X, y = iris
     rng = np.random.default_rng(2)
     orders = [rng.permutation(len(y)) for _ in range(5)]
-    expected = python_update_all(X, y, 3, orders, rate=0.7, margin=0.2,
-                                 averaged=averaged)
-    clf = LinearMachine(update="all", learning_rate=0.7, margin=0.2,
-                        averaged=averaged, random_state=2, max_epochs=5).fit(X, y)
+    expected = python_update_all(
+        X, y, 3, orders, rate=0.7, margin=0.2, averaged=averaged
+    )
+    clf = LinearMachine(
+        update="all",
+        learning_rate=0.7,
+        margin=0.2,
+        averaged=averaged,
+        random_state=2,
+        max_epochs=5,
+    ).fit(X, y)
     np.testing.assert_allclose(clf.coef_, expected[:, :-1], atol=1e-10)
     np.testing.assert_allclose(clf.intercept_, expected[:, -1], atol=1e-10)
 
@@ -86,8 +98,9 @@ def test_all_rule_matches_plain_python(iris, averaged):
 def test_kesler_construct_layout():
     X = np.array([[2.0, 3.0], [4.0, 5.0]])
     psi = kesler_construct(X, [2, 0], 3)
-    np.testing.assert_array_equal(psi, [[0, 0, 0, 0, 0, 0, 2, 3, 1],
-                                        [4, 5, 1, 0, 0, 0, 0, 0, 0]])
+    np.testing.assert_array_equal(
+        psi, [[0, 0, 0, 0, 0, 0, 2, 3, 1], [4, 5, 1, 0, 0, 0, 0, 0, 0]]
+    )
     W = np.arange(9.0).reshape(3, 3)  # rows (w_r, b_r)
     for r in range(3):
         scores = kesler_construct(X, [r, r], 3) @ W.ravel()
@@ -111,17 +124,20 @@ def test_sparse_and_dense_give_the_same_machine():
     X, y = make_blobs(120, n_features=6, centers=4, random_state=0)
     X[X < 0] = 0.0  # make the sparse matrix actually sparse
     for update in ("winner", "all"):
-        dense = LinearMachine(update=update, averaged=True, random_state=1,
-                              max_epochs=8).fit(X, y)
+        dense = LinearMachine(
+            update=update, averaged=True, random_state=1, max_epochs=8
+        ).fit(X, y)
         for index_type in (np.int32, np.int64):
             Xs = sp.csr_matrix(X)
             Xs.indices = Xs.indices.astype(index_type)
             Xs.indptr = Xs.indptr.astype(index_type)
-            sparse = LinearMachine(update=update, averaged=True, random_state=1,
-                                   max_epochs=8).fit(Xs, y)
+            sparse = LinearMachine(
+                update=update, averaged=True, random_state=1, max_epochs=8
+            ).fit(Xs, y)
             np.testing.assert_allclose(sparse.coef_, dense.coef_, atol=1e-10)
-            np.testing.assert_allclose(sparse.decision_function(Xs),
-                                       dense.decision_function(X), atol=1e-8)
+            np.testing.assert_allclose(
+                sparse.decision_function(Xs), dense.decision_function(X), atol=1e-8
+            )
 
 
 def test_float32_stays_close_to_float64():
@@ -133,13 +149,16 @@ def test_float32_stays_close_to_float64():
     assert abs(narrow.score(X32, y) - wide.score(X, y)) <= 0.01
 
 
-@pytest.mark.parametrize("params, error, match", [
-    ({"learning_rate": 0}, ValueError, "learning_rate"),
-    ({"learning_rate": -0.1}, ValueError, "learning_rate"),
-    ({"update": "both"}, ValueError, "update"),
-    ({"margin": -1}, ValueError, "margin"),
-    ({"max_epochs": 0}, ValueError, "max_epochs"),
-])
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"learning_rate": 0}, ValueError, "learning_rate"),
+        ({"learning_rate": -0.1}, ValueError, "learning_rate"),
+        ({"update": "both"}, ValueError, "update"),
+        ({"margin": -1}, ValueError, "margin"),
+        ({"max_epochs": 0}, ValueError, "max_epochs"),
+    ],
+)
 def test_bad_parameters(iris, params, error, match):
     X, y = iris
     with pytest.raises(error, match=match):

@@ -1,4 +1,5 @@
 """The Crammer-Singer SVM: the course's SGD update, its objective, and LinearSVC."""
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -6,8 +7,7 @@ from sklearn.datasets import load_digits, load_iris
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
-from patrec import MulticlassSVM
-from patrec import datasets
+from patrec import MulticlassSVM, datasets
 from patrec.datasets import make_sectors
 
 
@@ -25,8 +25,9 @@ def course_sgd(X, y, n_classes, lam, orders, averaged):
             t += 1
             eta = 1.0 / (lam * t)
             augmented = W @ Z[i] + (np.arange(n_classes) != y[i])
-            winner = int(np.argmax(np.where(np.arange(n_classes) == y[i], -np.inf,
-                                            augmented)))
+            winner = int(
+                np.argmax(np.where(np.arange(n_classes) == y[i], -np.inf, augmented))
+            )
             violated = augmented[winner] - W[y[i]] @ Z[i] > 0
             W *= 1.0 - lam * eta
             if violated:
@@ -41,9 +42,12 @@ def course_sgd(X, y, n_classes, lam, orders, averaged):
 def objective(X, y, W, lam):
     Z = np.hstack([X, np.ones((len(X), 1))])
     scores = Z @ W.T
-    margins = scores + (np.arange(W.shape[0]) != y[:, None]) - scores[
-        np.arange(len(y)), y][:, None]
-    return margins.max(axis=1).mean() + 0.5 * lam * (W ** 2).sum()
+    margins = (
+        scores
+        + (np.arange(W.shape[0]) != y[:, None])
+        - scores[np.arange(len(y)), y][:, None]
+    )
+    return margins.max(axis=1).mean() + 0.5 * lam * (W**2).sum()
 
 
 @pytest.fixture
@@ -59,13 +63,13 @@ def test_matches_the_course_update(iris, averaged, lam):
     rng = np.random.default_rng(0)
     orders = [rng.permutation(len(y)) for _ in range(4)]
     expected = course_sgd(X, y, 3, lam, orders, averaged)
-    clf = MulticlassSVM(alpha=lam, max_epochs=4, averaged=averaged,
-                        random_state=0).fit(X, y)
+    clf = MulticlassSVM(alpha=lam, max_epochs=4, averaged=averaged, random_state=0).fit(
+        X, y
+    )
     W = np.column_stack([clf.coef_, clf.intercept_])
     np.testing.assert_allclose(W, expected, rtol=1e-9, atol=1e-9 / lam)
     assert clf.objective_.shape == (4,)
-    assert clf.objective_[-1] == pytest.approx(objective(X, y, expected, lam),
-                                               rel=1e-9)
+    assert clf.objective_[-1] == pytest.approx(objective(X, y, expected, lam), rel=1e-9)
 
 
 def test_objective_decreases_and_sparse_agrees(iris):
@@ -73,7 +77,8 @@ def test_objective_decreases_and_sparse_agrees(iris):
     clf = MulticlassSVM(alpha=1e-2, max_epochs=30, random_state=0).fit(X, y)
     assert clf.objective_[-1] < clf.objective_[0]
     sparse = MulticlassSVM(alpha=1e-2, max_epochs=30, random_state=0).fit(
-        sp.csr_matrix(X), y)
+        sp.csr_matrix(X), y
+    )
     np.testing.assert_allclose(sparse.coef_, clf.coef_, atol=1e-9)
     np.testing.assert_allclose(sparse.objective_, clf.objective_, rtol=1e-10)
 
@@ -87,22 +92,31 @@ def gaussian_mixture(n_classes=10, n_per_class=60, n_features=8, seed=0):
 
 def bundled_and_mixture():
     """patrec's bundled datasets, scikit-learn's digits and a 10-class mixture."""
-    for load in (datasets.load_iris, datasets.load_wine, datasets.load_breast_cancer,
-                 load_digits):
+    for load in (
+        datasets.load_iris,
+        datasets.load_wine,
+        datasets.load_breast_cancer,
+        load_digits,
+    ):
         X, y = load(return_X_y=True)
         yield load.__name__, StandardScaler().fit_transform(X), y
     X, y = gaussian_mixture()
     yield "mixture", X, y
 
 
-@pytest.mark.parametrize("name, X, y", list(bundled_and_mixture()), ids=lambda v: (
-    v if isinstance(v, str) else ""))
+@pytest.mark.parametrize(
+    "name, X, y",
+    list(bundled_and_mixture()),
+    ids=lambda v: v if isinstance(v, str) else "",
+)
 def test_accuracy_within_a_point_of_liblinear(name, X, y):
     C = 1.0
-    reference = LinearSVC(multi_class="crammer_singer", C=C, max_iter=20000,
-                          random_state=0).fit(X, y)
-    clf = MulticlassSVM(alpha=1.0 / (C * len(y)), max_epochs=30,
-                        random_state=0).fit(X, y)
+    reference = LinearSVC(
+        multi_class="crammer_singer", C=C, max_iter=20000, random_state=0
+    ).fit(X, y)
+    clf = MulticlassSVM(alpha=1.0 / (C * len(y)), max_epochs=30, random_state=0).fit(
+        X, y
+    )
     assert abs(clf.score(X, y) - reference.score(X, y)) <= 0.01
 
 
@@ -121,13 +135,16 @@ def test_separates_the_sectors():
     assert clf.score(X, y) == 1.0
 
 
-@pytest.mark.parametrize("params, error, match", [
-    ({"alpha": 0.0}, ValueError, "alpha"),
-    ({"alpha": -1.0}, ValueError, "alpha"),
-    ({"alpha": "big"}, TypeError, "alpha"),
-    ({"max_epochs": 0}, ValueError, "max_epochs"),
-    ({"averaged": None}, TypeError, "averaged"),
-])
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"alpha": 0.0}, ValueError, "alpha"),
+        ({"alpha": -1.0}, ValueError, "alpha"),
+        ({"alpha": "big"}, TypeError, "alpha"),
+        ({"max_epochs": 0}, ValueError, "max_epochs"),
+        ({"averaged": None}, TypeError, "averaged"),
+    ],
+)
 def test_bad_parameters(iris, params, error, match):
     X, y = iris
     with pytest.raises(error, match=match):

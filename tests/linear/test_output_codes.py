@@ -1,4 +1,5 @@
 """Output codes: the course's worked example, the code matrices and the classifier."""
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -8,10 +9,14 @@ from sklearn.preprocessing import StandardScaler
 
 from patrec import OutputCodes, Perceptron, code_matrix, decode
 
-M = np.array([[-1, 0, -1, -1, +1, -1, -1],
-              [+1, -1, 0, +1, +1, +1, -1],
-              [+1, 0, -1, -1, -1, +1, +1],
-              [-1, -1, +1, 0, -1, -1, +1]])
+M = np.array(
+    [
+        [-1, 0, -1, -1, +1, -1, -1],
+        [+1, -1, 0, +1, +1, +1, -1],
+        [+1, 0, -1, -1, -1, +1, +1],
+        [-1, -1, +1, 0, -1, -1, +1],
+    ]
+)
 F = np.array([0.5, -7, -1, -2, -10, -12, 9])
 
 
@@ -37,9 +42,8 @@ def test_other_losses_and_a_callable():
     np.testing.assert_allclose(hinge[0], np.maximum(0, 1 - margins).sum(axis=1))
     _, log = decode(M, F, method="loss", loss="log", return_distances=True)
     np.testing.assert_allclose(log[0], np.log1p(np.exp(-margins)).sum(axis=1))
-    _, custom = decode(M, F, method="loss", loss=lambda z: z ** 2,
-                       return_distances=True)
-    np.testing.assert_allclose(custom[0], (margins ** 2).sum(axis=1))
+    _, custom = decode(M, F, method="loss", loss=lambda z: z**2, return_distances=True)
+    np.testing.assert_allclose(custom[0], (margins**2).sum(axis=1))
     # several samples at once, one row each
     indices = decode(M, np.vstack([F, -F, np.zeros(7)]))
     assert indices.shape == (3,)
@@ -59,13 +63,17 @@ def test_return_distances_gives_the_pair_for_many_samples(method):
     for i in range(5):  # each row decoded alone gives the same
         np.testing.assert_allclose(
             decode(M, scores[i], method=method, return_distances=True)[1][0],
-            distances[i])
+            distances[i],
+        )
 
 
-@pytest.mark.parametrize("bad_M, match", [
-    ([[1, 2], [0, -1]], "only -1, 0 and \\+1"),
-    ([1, -1], "2-D"),
-])
+@pytest.mark.parametrize(
+    "bad_M, match",
+    [
+        ([[1, 2], [0, -1]], "only -1, 0 and \\+1"),
+        ([1, -1], "2-D"),
+    ],
+)
 def test_decode_rejects_bad_input(bad_M, match):
     with pytest.raises(ValueError, match=match):
         decode(bad_M, [[1.0, 1.0]])
@@ -81,10 +89,12 @@ def test_decode_rejects_bad_scores_and_options():
 
 
 def test_named_codes():
-    np.testing.assert_array_equal(code_matrix("one-vs-all", 3),
-                                  [[1, -1, -1], [-1, 1, -1], [-1, -1, 1]])
-    np.testing.assert_array_equal(code_matrix("all-pairs", 3),
-                                  [[1, 1, 0], [-1, 0, 1], [0, -1, -1]])
+    np.testing.assert_array_equal(
+        code_matrix("one-vs-all", 3), [[1, -1, -1], [-1, 1, -1], [-1, -1, 1]]
+    )
+    np.testing.assert_array_equal(
+        code_matrix("all-pairs", 3), [[1, 1, 0], [-1, 0, 1], [0, -1, -1]]
+    )
     for code, length in (("dense-random", 30), ("sparse-random", 45)):
         A = code_matrix(code, 8, random_state=0)
         assert A.shape == (8, length)
@@ -117,8 +127,9 @@ def test_zeros_leave_examples_out(iris, name):
 def test_prediction_is_decoding_of_the_binary_scores(iris):
     X, y = iris
     for decoding, loss in (("hamming", "hinge"), ("loss", "exp"), ("loss", "log")):
-        clf = OutputCodes(code="sparse-random", decoding=decoding, loss=loss,
-                          random_state=0).fit(X, y)
+        clf = OutputCodes(
+            code="sparse-random", decoding=decoding, loss=loss, random_state=0
+        ).fit(X, y)
         F = np.column_stack([m.decision_function(X) for m in clf.estimators_])
         expected = decode(clf.code_, F, method=decoding, loss=loss)
         np.testing.assert_array_equal(clf.predict(X), clf.classes_[expected])
@@ -132,18 +143,22 @@ def test_user_code_and_sparse_input(iris):
     clf = OutputCodes(base, code=code, decoding="loss").fit(sp.csr_matrix(X), y)
     np.testing.assert_array_equal(clf.code_, code)
     dense = OutputCodes(base, code=code, decoding="loss").fit(X, y)
-    np.testing.assert_allclose(clf.decision_function(sp.csr_matrix(X)),
-                               dense.decision_function(X))
+    np.testing.assert_allclose(
+        clf.decision_function(sp.csr_matrix(X)), dense.decision_function(X)
+    )
 
 
-@pytest.mark.parametrize("code, match", [
-    ([[1, -1], [-1, -1], [1, -1]], "Column 1 .* constant"),
-    ([[1, -1], [-1, 1], [0, 0]], "Row 2 .* all zero"),
-    ([[1, -1], [-1, 1]], "one row per class"),
-    ([[1, -1, 0], [-1, 1, 0], [1, 0, 2]], "-1, 0 and \\+1"),
-    ([1, -1, 1], "2-D"),
-    ("random", "code must be one of"),
-])
+@pytest.mark.parametrize(
+    "code, match",
+    [
+        ([[1, -1], [-1, -1], [1, -1]], "Column 1 .* constant"),
+        ([[1, -1], [-1, 1], [0, 0]], "Row 2 .* all zero"),
+        ([[1, -1], [-1, 1]], "one row per class"),
+        ([[1, -1, 0], [-1, 1, 0], [1, 0, 2]], "-1, 0 and \\+1"),
+        ([1, -1, 1], "2-D"),
+        ("random", "code must be one of"),
+    ],
+)
 def test_bad_codes(iris, code, match):
     X, y = iris
     with pytest.raises(ValueError, match=match):
@@ -175,7 +190,9 @@ def test_code_size_sets_the_columns_of_random_codes():
     from patrec import OutputCodes, code_matrix
 
     rng = np.random.default_rng(0)
-    X = np.vstack([c + rng.normal(size=(20, 2)) for c in ([0, 0], [5, 0], [0, 5], [5, 5])])
+    X = np.vstack(
+        [c + rng.normal(size=(20, 2)) for c in ([0, 0], [5, 0], [0, 5], [5, 5])]
+    )
     y = np.repeat([0, 1, 2, 3], 20)
     for code in ("dense-random", "sparse-random"):
         clf = OutputCodes(code=code, code_size=2.5, random_state=0).fit(X, y)
@@ -187,8 +204,11 @@ def test_code_size_sets_the_columns_of_random_codes():
     with pytest.raises(ValueError, match="code_size must be in"):
         OutputCodes(code="dense-random", code_size=0).fit(X, y)
     # too few columns to tell the classes apart: said in terms of code_size
-    with pytest.raises(ValueError, match=r"code_size=0.1 gives 1 column for 4 classes, "
-                                         r"too few .* \(at least 2\): use code_size >= 0.5\."):
+    with pytest.raises(
+        ValueError,
+        match=r"code_size=0.1 gives 1 column for 4 classes, "
+        r"too few .* \(at least 2\): use code_size >= 0.5\.",
+    ):
         OutputCodes(code="dense-random", code_size=0.1).fit(X, y)
     with pytest.raises(ValueError, match="n_columns applies to the random codes only"):
         code_matrix("all-pairs", 4, n_columns=3)

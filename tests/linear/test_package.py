@@ -1,4 +1,5 @@
 """Package-level promises: registration, and data handed to the loops uncopied."""
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -42,8 +43,11 @@ def test_float32_training_never_copies_the_data():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(20_000, 50)).astype(np.float32)
     y = rng.integers(3, size=20_000)
-    for model in (Perceptron(max_epochs=2), LinearMachine(max_epochs=2),
-                  MulticlassSVM(max_epochs=2)):
+    for model in (
+        Perceptron(max_epochs=2),
+        LinearMachine(max_epochs=2),
+        MulticlassSVM(max_epochs=2),
+    ):
         tracemalloc.start()
         model.fit(X, y)
         _, peak = tracemalloc.get_traced_memory()

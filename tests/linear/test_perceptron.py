@@ -1,4 +1,5 @@
 """The binary perceptron against a plain-Python transcription of the algorithm."""
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -41,8 +42,13 @@ def test_matches_plain_python(blobs, averaged, rate, margin):
     X, y = blobs
     orders = [np.arange(len(y))] * 7
     expected, mistakes = python_perceptron(X, y, orders, rate, margin, averaged)
-    clf = Perceptron(learning_rate=rate, margin=margin, averaged=averaged,
-                     max_epochs=7, shuffle=False).fit(X, y)
+    clf = Perceptron(
+        learning_rate=rate,
+        margin=margin,
+        averaged=averaged,
+        max_epochs=7,
+        shuffle=False,
+    ).fit(X, y)
     np.testing.assert_allclose(clf.coef_[0], expected[:-1], rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(clf.intercept_, expected[-1:], atol=1e-12)
     np.testing.assert_array_equal(clf.mistakes_, mistakes)
@@ -79,11 +85,13 @@ def test_sparse_float32_and_float64_agree(blobs):
     X, y = blobs
     dense = Perceptron(averaged=True, random_state=0, max_epochs=10).fit(X, y)
     sparse = Perceptron(averaged=True, random_state=0, max_epochs=10).fit(
-        sp.csr_matrix(X), y)
+        sp.csr_matrix(X), y
+    )
     np.testing.assert_allclose(sparse.coef_, dense.coef_, atol=1e-12)
     np.testing.assert_array_equal(sparse.predict(sp.csr_matrix(X)), dense.predict(X))
     single = Perceptron(averaged=True, random_state=0, max_epochs=10).fit(
-        X.astype(np.float32), y)
+        X.astype(np.float32), y
+    )
     np.testing.assert_allclose(single.coef_, dense.coef_, rtol=1e-4, atol=1e-4)
     assert abs(single.score(X.astype(np.float32), y) - dense.score(X, y)) <= 0.01
 
@@ -96,23 +104,27 @@ def test_multiclass_is_one_perceptron_per_class(shuffle):
     mistakes = np.zeros(clf.n_iter_, dtype=int)
     for r in range(3):  # the same visiting orders, so the same weights
         binary = Perceptron(shuffle=shuffle, random_state=0, max_epochs=4).fit(
-            X, y == r)
+            X, y == r
+        )
         np.testing.assert_allclose(clf.coef_[r], binary.coef_[0], atol=1e-12)
         np.testing.assert_allclose(clf.intercept_[r], binary.intercept_[0])
-        mistakes[:binary.n_iter_] += binary.mistakes_
+        mistakes[: binary.n_iter_] += binary.mistakes_
     np.testing.assert_array_equal(clf.mistakes_, mistakes)
     assert clf.decision_function(X).shape == (90, 3)
 
 
-@pytest.mark.parametrize("params, error, match", [
-    ({"learning_rate": 0.0}, ValueError, "learning_rate"),
-    ({"learning_rate": -1.0}, ValueError, "learning_rate"),
-    ({"margin": -0.5}, ValueError, "margin"),
-    ({"max_epochs": 0}, ValueError, "max_epochs"),
-    ({"max_epochs": 2.5}, TypeError, "max_epochs"),
-    ({"averaged": "yes"}, TypeError, "averaged"),
-    ({"shuffle": 1}, TypeError, "shuffle"),
-])
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"learning_rate": 0.0}, ValueError, "learning_rate"),
+        ({"learning_rate": -1.0}, ValueError, "learning_rate"),
+        ({"margin": -0.5}, ValueError, "margin"),
+        ({"max_epochs": 0}, ValueError, "max_epochs"),
+        ({"max_epochs": 2.5}, TypeError, "max_epochs"),
+        ({"averaged": "yes"}, TypeError, "averaged"),
+        ({"shuffle": 1}, TypeError, "shuffle"),
+    ],
+)
 def test_bad_parameters(blobs, params, error, match):
     X, y = blobs
     with pytest.raises(error, match=match):

@@ -1,4 +1,5 @@
 """One-vs-all and all-pairs, and the course's three-sector claim."""
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -7,7 +8,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
-from patrec import (AllPairs, LinearMachine, MulticlassSVM, OneVsAll, Perceptron)
+from patrec import AllPairs, LinearMachine, MulticlassSVM, OneVsAll, Perceptron
 from patrec.datasets import make_sectors
 
 
@@ -48,11 +49,11 @@ def test_all_pairs_summed_scores_and_votes(wine):
         np.testing.assert_allclose(model.coef_, expected.coef_)
         f[a, b] = expected.decision_function(X)
         f[b, a] = -f[a, b]
-    sums = np.column_stack([sum(f[c, r] for r in range(3) if r != c)
-                            for c in range(3)])
+    sums = np.column_stack([sum(f[c, r] for r in range(3) if r != c) for c in range(3)])
     np.testing.assert_allclose(clf.decision_function(X), sums)
-    votes = np.column_stack([sum((f[c, r] > 0) for r in range(3) if r != c)
-                             for c in range(3)])
+    votes = np.column_stack(
+        [sum((f[c, r] > 0) for r in range(3) if r != c) for c in range(3)]
+    )
     voter = AllPairs(LinearSVC(C=0.01), decision="vote", normalize=False).fit(X, y)
     np.testing.assert_array_equal(np.round(voter.decision_function(X)), votes)
     assert (voter.predict(X) == y).mean() > 0.95

@@ -1,4 +1,5 @@
 """Softmax regression against scikit-learn's multinomial LogisticRegression."""
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -24,14 +25,16 @@ def datasets():
     yield ("digits",) + digits_like()
 
 
-@pytest.mark.parametrize("name, X, y", list(datasets()),
-                         ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    "name, X, y", list(datasets()), ids=lambda v: v if isinstance(v, str) else ""
+)
 @pytest.mark.parametrize("C", [0.1, 1.0])
 def test_probabilities_match_scikit_learn(name, X, y, C):
     reference = LogisticRegression(C=C, tol=1e-10, max_iter=10000).fit(X, y)
     clf = SoftmaxRegression(C=C, tol=1e-9).fit(X, y)
-    np.testing.assert_allclose(clf.predict_proba(X), reference.predict_proba(X),
-                               atol=1e-4)
+    np.testing.assert_allclose(
+        clf.predict_proba(X), reference.predict_proba(X), atol=1e-4
+    )
     np.testing.assert_array_equal(clf.predict(X), reference.predict(X))
 
 
@@ -45,16 +48,17 @@ def test_objective_and_gradient_are_exact(fit_intercept, sparse):
     theta = np.random.default_rng(0).normal(scale=0.3, size=objective.size)
 
     def J(t):  # the textbook formula, divided by C n
-        W = t[:k * d].reshape(k, d)
-        b = t[k * d:] if fit_intercept else np.zeros(k)
+        W = t[: k * d].reshape(k, d)
+        b = t[k * d :] if fit_intercept else np.zeros(k)
         S = X @ W.T + b
         data_term = (logsumexp(S, axis=1) - S[np.arange(n), y]).sum()
-        return (C * data_term + 0.5 * (W ** 2).sum()) / (C * n)
+        return (C * data_term + 0.5 * (W**2).sum()) / (C * n)
 
     loss, gradient = objective(theta)
     assert loss == pytest.approx(J(theta), rel=1e-12)
-    assert check_grad(lambda t: objective(t)[0], lambda t: objective(t)[1].copy(),
-                      theta) < 1e-5 * np.linalg.norm(gradient)
+    assert check_grad(
+        lambda t: objective(t)[0], lambda t: objective(t)[1].copy(), theta
+    ) < 1e-5 * np.linalg.norm(gradient)
     assert check_grad(J, lambda t: objective(t)[1].copy(), theta) < 1e-5
 
 
@@ -73,19 +77,23 @@ def test_sparse_and_float32_input():
     X = StandardScaler().fit_transform(X)
     dense = SoftmaxRegression(tol=1e-9).fit(X, y)
     sparse = SoftmaxRegression(tol=1e-9).fit(sp.csr_matrix(X), y)
-    np.testing.assert_allclose(sparse.predict_proba(X), dense.predict_proba(X),
-                               atol=1e-6)
+    np.testing.assert_allclose(
+        sparse.predict_proba(X), dense.predict_proba(X), atol=1e-6
+    )
     single = SoftmaxRegression().fit(X.astype(np.float32), y)
     assert abs(single.score(X, y) - dense.score(X, y)) <= 0.01
 
 
-@pytest.mark.parametrize("params, error, match", [
-    ({"C": 0.0}, ValueError, "C"),
-    ({"C": -1.0}, ValueError, "C"),
-    ({"max_iter": 0}, ValueError, "max_iter"),
-    ({"tol": 0.0}, ValueError, "tol"),
-    ({"fit_intercept": "no"}, TypeError, "fit_intercept"),
-])
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"C": 0.0}, ValueError, "C"),
+        ({"C": -1.0}, ValueError, "C"),
+        ({"max_iter": 0}, ValueError, "max_iter"),
+        ({"tol": 0.0}, ValueError, "tol"),
+        ({"fit_intercept": "no"}, TypeError, "fit_intercept"),
+    ],
+)
 def test_bad_parameters(params, error, match):
     X, y = load_iris(return_X_y=True)
     with pytest.raises(error, match=match):

@@ -1,10 +1,18 @@
 """Text-like sparse input: bag-of-words counts in CSR, float32 and float64."""
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from patrec import (AllPairs, LinearMachine, MulticlassSVM, OneVsAll, OutputCodes,
-                    Perceptron, SoftmaxRegression)
+from patrec import (
+    AllPairs,
+    LinearMachine,
+    MulticlassSVM,
+    OneVsAll,
+    OutputCodes,
+    Perceptron,
+    SoftmaxRegression,
+)
 
 
 def bag_of_words(n_documents=300, n_words=2000, n_classes=4, length=30, seed=0):
@@ -35,20 +43,27 @@ ESTIMATORS = [
 ]
 
 
-@pytest.mark.parametrize("make", ESTIMATORS,
-                         ids=lambda make: type(make()).__name__)
+@pytest.mark.parametrize("make", ESTIMATORS, ids=lambda make: type(make()).__name__)
 def test_sparse_matches_dense_and_learns(make):
     X, y = bag_of_words()
     X_test, y_test = bag_of_words(seed=1)
     sparse = make().fit(X, y)
     dense = make().fit(X.toarray(), y)
-    np.testing.assert_allclose(sparse.decision_function(X_test),
-                               dense.decision_function(X_test.toarray()),
-                               rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(
+        sparse.decision_function(X_test),
+        dense.decision_function(X_test.toarray()),
+        rtol=1e-6,
+        atol=1e-6,
+    )
     assert sparse.score(X_test, y_test) > 0.9
     single = make().fit(X.astype(np.float32), y)
-    assert abs(single.score(X_test.astype(np.float32), y_test)
-               - sparse.score(X_test, y_test)) <= 0.01
+    assert (
+        abs(
+            single.score(X_test.astype(np.float32), y_test)
+            - sparse.score(X_test, y_test)
+        )
+        <= 0.01
+    )
 
 
 SPARSE_LEARNERS = [
@@ -65,8 +80,9 @@ SPARSE_LEARNERS = [
 # unraisable-exception warning, an error here).
 @pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.filterwarnings("ignore::patrec.exceptions.ConvergenceWarning")
-@pytest.mark.parametrize("make", SPARSE_LEARNERS,
-                         ids=lambda make: type(make()).__name__)
+@pytest.mark.parametrize(
+    "make", SPARSE_LEARNERS, ids=lambda make: type(make()).__name__
+)
 @pytest.mark.parametrize("layout", ["empty rows", "no entries"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_sparse_rows_without_entries_match_dense(make, layout, dtype):
@@ -85,8 +101,12 @@ def test_sparse_rows_without_entries_match_dense(make, layout, dtype):
         assert sparse.nnz == 0 and sparse.data.shape == (0,)
     fitted_sparse = make().fit(sparse, y)
     fitted_dense = make().fit(X, y)
-    np.testing.assert_allclose(fitted_sparse.decision_function(sparse),
-                               fitted_dense.decision_function(X), rtol=1e-6,
-                               atol=1e-6)
-    np.testing.assert_array_equal(fitted_sparse.predict(sparse),
-                                  fitted_dense.predict(X))
+    np.testing.assert_allclose(
+        fitted_sparse.decision_function(sparse),
+        fitted_dense.decision_function(X),
+        rtol=1e-6,
+        atol=1e-6,
+    )
+    np.testing.assert_array_equal(
+        fitted_sparse.predict(sparse), fitted_dense.predict(X)
+    )

@@ -1,4 +1,5 @@
 """The k-NN classifier: votes, weights, ties, rejection, algorithms, scikit-learn."""
+
 import pickle
 import re
 
@@ -24,16 +25,18 @@ def test_matches_scikit_learn(weights, metric):
     Q, _ = blobs(rng, 200, 3)
     ours = KNeighborsClassifier(7, weights=weights, metric=metric).fit(X, y)
     theirs = SkKNN(n_neighbors=7, weights=weights, metric=metric).fit(X, y)
-    np.testing.assert_allclose(ours.predict_proba(Q), theirs.predict_proba(Q),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        ours.predict_proba(Q), theirs.predict_proba(Q), rtol=1e-12
+    )
     np.testing.assert_array_equal(ours.predict(Q), theirs.predict(Q))
     distances, indices = ours.kneighbors(Q)
     expected_distances, expected_indices = theirs.kneighbors(Q)
     np.testing.assert_array_equal(indices, expected_indices)
     np.testing.assert_allclose(distances, expected_distances, rtol=1e-12)
     # the training set itself, each sample without itself
-    np.testing.assert_array_equal(ours.kneighbors(return_distance=False),
-                                  theirs.kneighbors(return_distance=False))
+    np.testing.assert_array_equal(
+        ours.kneighbors(return_distance=False), theirs.kneighbors(return_distance=False)
+    )
 
 
 @pytest.mark.parametrize("metric", ["euclidean", "minkowski", "mahalanobis"])
@@ -47,8 +50,10 @@ def test_every_algorithm_predicts_the_same(metric):
         params["p"] = 1.5
     if metric == "mahalanobis":
         params["metric_params"] = {"VI": [[2.0, 0.5], [0.5, 1.0]]}
-    fits = [KNeighborsClassifier(5, algorithm=a, **params).fit(X, y)
-            for a in ("brute", "bnb", "auto")]
+    fits = [
+        KNeighborsClassifier(5, algorithm=a, **params).fit(X, y)
+        for a in ("brute", "bnb", "auto")
+    ]
     assert [f.fit_algorithm_ for f in fits] == ["brute", "bnb", "bnb"]
     for other in fits[1:]:
         np.testing.assert_array_equal(other.predict_proba(Q), fits[0].predict_proba(Q))
@@ -63,8 +68,9 @@ def test_votes_match_a_plain_numpy_vote():
     Q = rng.integers(0, 5, size=(50, 2)).astype(float)
     clf = KNeighborsClassifier(6).fit(X, y)
     squared = ((Q[:, None] - X[None]) ** 2).sum(-1)
-    order = np.lexsort((np.broadcast_to(np.arange(200), squared.shape), squared),
-                       axis=1)[:, :6]
+    order = np.lexsort(
+        (np.broadcast_to(np.arange(200), squared.shape), squared), axis=1
+    )[:, :6]
     codes = np.searchsorted(clf.classes_, y)
     votes = np.stack([np.bincount(codes[row], minlength=3) for row in order])
     np.testing.assert_array_equal(clf.predict_proba(Q), votes / 6)
@@ -89,14 +95,16 @@ def test_distance_weights_and_callables():
     X = [[0.0], [1.0], [3.0]]
     y = [0, 1, 1]
     clf = KNeighborsClassifier(3, weights="distance").fit(X, y)
-    np.testing.assert_allclose(clf.predict_proba([[0.5]]),
-                               [[2 / (2 + 2 + 0.4), (2 + 0.4) / (2 + 2 + 0.4)]])
+    np.testing.assert_allclose(
+        clf.predict_proba([[0.5]]), [[2 / (2 + 2 + 0.4), (2 + 0.4) / (2 + 2 + 0.4)]]
+    )
     # an exact match takes all the weight
     np.testing.assert_array_equal(clf.predict_proba([[3.0]]), [[0.0, 1.0]])
-    squared = KNeighborsClassifier(3, weights=lambda d: 1 / (1 + d ** 2)).fit(X, y)
+    squared = KNeighborsClassifier(3, weights=lambda d: 1 / (1 + d**2)).fit(X, y)
     w = 1 / (1 + np.array([0.25, 0.25, 6.25]))
-    np.testing.assert_allclose(squared.predict_proba([[0.5]]),
-                               [[w[0] / w.sum(), (w[1] + w[2]) / w.sum()]])
+    np.testing.assert_allclose(
+        squared.predict_proba([[0.5]]), [[w[0] / w.sum(), (w[1] + w[2]) / w.sum()]]
+    )
     bad = KNeighborsClassifier(3, weights=lambda d: d[:, :1]).fit(X, y)
     with pytest.raises(ValueError, match="weights callable returned shape"):
         bad.predict([[0.5]])
@@ -112,12 +120,14 @@ def test_reject_option():
     # 0.0: votes 3 of 4 for class 5 -> 0.75 >= 0.7; 0.6: 2 against 2 -> rejected
     np.testing.assert_array_equal(clf.predict([[0.0], [0.6], [1.2]]), [5, -1, 7])
     named = KNeighborsClassifier(4, reject_threshold=0.7, reject_label="?").fit(
-        X, np.array(["a", "a", "a", "b", "b", "b"]))
+        X, np.array(["a", "a", "a", "b", "b", "b"])
+    )
     np.testing.assert_array_equal(named.predict([[0.0], [0.6]]), ["a", "?"])
     # string classes: the default reject label is the string "reject", so the
     # predictions stay one array of strings that np.unique can sort
     default = KNeighborsClassifier(4, reject_threshold=0.7).fit(
-        X, ["a", "a", "a", "b", "b", "b"])
+        X, ["a", "a", "a", "b", "b", "b"]
+    )
     out = default.predict([[0.0], [0.6]])
     assert out.dtype.kind == "U" and list(out) == ["a", "reject"]
     assert default.reject_label_ == "reject"
@@ -125,13 +135,16 @@ def test_reject_option():
     assert default.predict([[0.0]]).dtype.kind == "U"
     # a number among strings, asked for explicitly: an object array
     numeric = KNeighborsClassifier(4, reject_threshold=0.7, reject_label=-1).fit(
-        X, ["a", "a", "a", "b", "b", "b"])
+        X, ["a", "a", "a", "b", "b", "b"]
+    )
     out = numeric.predict([[0.0], [0.6]])
     assert out.dtype == object and list(out) == ["a", -1]
     with pytest.raises(ValueError, match="reject_label='reject' is one of the classes"):
         KNeighborsClassifier(4, reject_threshold=0.5).fit(X, ["reject"] * 3 + ["b"] * 3)
     with pytest.raises(ValueError, match="reject_label=-1 is one of the classes"):
-        KNeighborsClassifier(4, reject_threshold=0.5).fit(X, np.array([-1] * 3 + [1] * 3))
+        KNeighborsClassifier(4, reject_threshold=0.5).fit(
+            X, np.array([-1] * 3 + [1] * 3)
+        )
     with pytest.raises(ValueError, match="reject_label=5 is one of the classes"):
         KNeighborsClassifier(4, reject_threshold=0.5, reject_label=5).fit(X, y)
     with pytest.raises(ValueError, match="reject_threshold"):
@@ -146,8 +159,13 @@ def test_reject_threshold_set_after_fit_is_read_and_checked_by_predict():
     clf = KNeighborsClassifier(4).fit(X, labels)
     clf.set_params(reject_threshold=0.7)
     assert clf.predict([[0.0], [0.6]]).tolist() == ["a", "reject"]
-    assert clf.predict([[0.6]]).tolist() == KNeighborsClassifier(
-        4, reject_threshold=0.7).fit(X, labels).predict([[0.6]]).tolist()
+    assert (
+        clf.predict([[0.6]]).tolist()
+        == KNeighborsClassifier(4, reject_threshold=0.7)
+        .fit(X, labels)
+        .predict([[0.6]])
+        .tolist()
+    )
     clf.set_params(reject_threshold=1.5)
     with pytest.raises(ValueError, match="reject_threshold"):
         clf.predict([[0.6]])
@@ -175,8 +193,10 @@ def test_parameter_and_input_errors():
         clf.kneighbors()
     with pytest.raises(ValueError, match="NaN or infinity"):
         KNeighborsClassifier(1).fit(X, y).predict([[np.nan]])
-    assert KNeighborsClassifier(1).fit(X, y).kneighbors(np.empty((0, 1)))[1].shape \
-        == (0, 1)
+    assert KNeighborsClassifier(1).fit(X, y).kneighbors(np.empty((0, 1)))[1].shape == (
+        0,
+        1,
+    )
 
 
 def test_chunked_prediction_equals_one_piece(monkeypatch):
@@ -210,21 +230,27 @@ def test_minkowski_p2_is_the_default_and_p_is_honoured():
     default = KNeighborsClassifier()
     assert (default.metric, default.p) == ("minkowski", 2)
     reference = KNeighborsClassifier(metric="euclidean").fit(X, y)
-    np.testing.assert_array_equal(default.fit(X, y).predict_proba(queries),
-                                  reference.predict_proba(queries))
-    np.testing.assert_allclose(default.kneighbors(queries)[0],
-                               reference.kneighbors(queries)[0])
+    np.testing.assert_array_equal(
+        default.fit(X, y).predict_proba(queries), reference.predict_proba(queries)
+    )
+    np.testing.assert_allclose(
+        default.kneighbors(queries)[0], reference.kneighbors(queries)[0]
+    )
     # p changes the answers, as in scikit-learn: p=1 is the cityblock distance
     taxicab = KNeighborsClassifier(p=1).fit(X, y)
-    np.testing.assert_allclose(taxicab.kneighbors(queries)[0],
-                               KNeighborsClassifier(metric="cityblock").fit(X, y)
-                               .kneighbors(queries)[0])
-    assert not np.allclose(taxicab.kneighbors(queries)[0],
-                           reference.kneighbors(queries)[0])
+    np.testing.assert_allclose(
+        taxicab.kneighbors(queries)[0],
+        KNeighborsClassifier(metric="cityblock").fit(X, y).kneighbors(queries)[0],
+    )
+    assert not np.allclose(
+        taxicab.kneighbors(queries)[0], reference.kneighbors(queries)[0]
+    )
 
 
-@pytest.mark.parametrize("alias, name", [("manhattan", "cityblock"), ("l1", "cityblock"),
-                                         ("l2", "euclidean")])
+@pytest.mark.parametrize(
+    "alias, name",
+    [("manhattan", "cityblock"), ("l1", "cityblock"), ("l2", "euclidean")],
+)
 @pytest.mark.parametrize("algorithm", ["brute", "bnb"])
 def test_scikit_learn_metric_aliases(alias, name, algorithm):
     from sklearn.neighbors import KNeighborsClassifier as Reference
@@ -235,9 +261,13 @@ def test_scikit_learn_metric_aliases(alias, name, algorithm):
     queries = rng.normal(size=(50, 2))
     ours = KNeighborsClassifier(metric=alias, algorithm=algorithm).fit(X, y)
     same = KNeighborsClassifier(metric=name, algorithm=algorithm).fit(X, y)
-    np.testing.assert_array_equal(ours.kneighbors(queries)[1], same.kneighbors(queries)[1])
+    np.testing.assert_array_equal(
+        ours.kneighbors(queries)[1], same.kneighbors(queries)[1]
+    )
     theirs = Reference(metric=alias, algorithm="brute").fit(X, y)
-    np.testing.assert_allclose(ours.kneighbors(queries)[0], theirs.kneighbors(queries)[0])
+    np.testing.assert_allclose(
+        ours.kneighbors(queries)[0], theirs.kneighbors(queries)[0]
+    )
 
 
 def test_leaf_size_reaches_the_tree():
@@ -259,14 +289,21 @@ def test_verbose_reports_the_tree_and_the_queries(capsys):
     y = (X[:, 0] > 0).astype(int)
     clf = KNeighborsClassifier(algorithm="bnb", verbose=1).fit(X, y)
     err = capsys.readouterr().err
-    assert re.search(r"^\[BranchBoundTree\] built \d+ nodes \(\d+ leaves of at most 32 "
-                     r"samples, depth \d+\) over 5000 samples in [\d.]+ s$", err, re.M), err
+    assert re.search(
+        r"^\[BranchBoundTree\] built \d+ nodes \(\d+ leaves of at most 32 "
+        r"samples, depth \d+\) over 5000 samples in [\d.]+ s$",
+        err,
+        re.M,
+    ), err
     clf.predict(rng.normal(size=(20000, 2)))
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1
-    match = re.match(r"\[KNeighborsClassifier\] 20000 queries classified by their 5 "
-                     r"nearest of 5000 training samples \(bnb\) in [\d.]+ s; (\d+) "
-                     r"distance evaluations per query", err[0])
+    match = re.match(
+        r"\[KNeighborsClassifier\] 20000 queries classified by their 5 "
+        r"nearest of 5000 training samples \(bnb\) in [\d.]+ s; (\d+) "
+        r"distance evaluations per query",
+        err[0],
+    )
     assert match and 5 <= int(match[1]) < 5000
     clf.set_params(verbose=2).predict(rng.normal(size=(20000, 2)))
     err = capsys.readouterr().err

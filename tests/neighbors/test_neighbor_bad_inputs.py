@@ -1,5 +1,6 @@
 """Bad input to the neighbour searches and the classifier: a clear error, never a
 crash, a hang or a changed caller array."""
+
 import pickle
 
 import numpy as np
@@ -15,16 +16,24 @@ INDEXES = [BruteForce, lambda data: BranchBoundTree(data, random_state=0)]
 
 
 @pytest.mark.parametrize("make", INDEXES)
-@pytest.mark.parametrize("k, error", [(True, TypeError), (np.float64(2.0), TypeError),
-                                      ("2", TypeError), (-3, ValueError)])
+@pytest.mark.parametrize(
+    "k, error",
+    [
+        (True, TypeError),
+        (np.float64(2.0), TypeError),
+        ("2", TypeError),
+        (-3, ValueError),
+    ],
+)
 def test_bad_k(make, k, error):
     with pytest.raises(error, match="k must"):
         make(X).query(X, k=k)
 
 
 @pytest.mark.parametrize("make", INDEXES)
-@pytest.mark.parametrize("n_jobs, error", [(0, ValueError), ("2", TypeError),
-                                           (1.5, TypeError)])
+@pytest.mark.parametrize(
+    "n_jobs, error", [(0, ValueError), ("2", TypeError), (1.5, TypeError)]
+)
 def test_bad_n_jobs(make, n_jobs, error):
     with pytest.raises(error, match="n_jobs"):
         make(X).query(X, n_jobs=n_jobs)
@@ -43,9 +52,16 @@ def test_bad_query_shapes(make):
         index.query(np.zeros((2, 4)))
 
 
-@pytest.mark.parametrize("r, error", [(np.nan, ValueError), (np.inf, ValueError),
-                                      (-0.5, ValueError), (True, TypeError),
-                                      ("1", TypeError)])
+@pytest.mark.parametrize(
+    "r, error",
+    [
+        (np.nan, ValueError),
+        (np.inf, ValueError),
+        (-0.5, ValueError),
+        (True, TypeError),
+        ("1", TypeError),
+    ],
+)
 def test_bad_radius(r, error):
     with pytest.raises(error, match="r must"):
         BranchBoundTree(X, random_state=0).query_radius(X[:2], r)
@@ -57,16 +73,24 @@ def test_metric_params_of_another_metric_are_rejected(metric_params):
         BruteForce(X, metric="euclidean", metric_params=metric_params)
 
 
-@pytest.mark.parametrize("weights", [lambda d: d * np.nan, lambda d: -np.ones_like(d),
-                                     lambda d: np.full_like(d, np.inf)])
+@pytest.mark.parametrize(
+    "weights",
+    [
+        lambda d: d * np.nan,
+        lambda d: -np.ones_like(d),
+        lambda d: np.full_like(d, np.inf),
+    ],
+)
 def test_weights_callable_returning_nonsense(weights):
     model = KNeighborsClassifier(n_neighbors=3, weights=weights).fit(X, Y)
     with pytest.raises(ValueError, match="finite weights >= 0"):
         model.predict(X[:4])
 
 
-@pytest.mark.parametrize("threshold, error", [(np.nan, ValueError), (-0.1, ValueError),
-                                              (1.5, ValueError), ("0.5", TypeError)])
+@pytest.mark.parametrize(
+    "threshold, error",
+    [(np.nan, ValueError), (-0.1, ValueError), (1.5, ValueError), ("0.5", TypeError)],
+)
 def test_reject_threshold_outside_zero_one(threshold, error):
     with pytest.raises(error, match="reject_threshold"):
         KNeighborsClassifier(reject_threshold=threshold).fit(X, Y)
@@ -75,8 +99,9 @@ def test_reject_threshold_outside_zero_one(threshold, error):
 @pytest.mark.parametrize("algorithm", ["brute", "bnb"])
 def test_classifier_leaves_the_caller_arrays_alone_and_pickles(algorithm):
     data, labels = X.copy(), Y.copy()
-    model = KNeighborsClassifier(n_neighbors=4, weights="distance",
-                                 algorithm=algorithm).fit(data, labels)
+    model = KNeighborsClassifier(
+        n_neighbors=4, weights="distance", algorithm=algorithm
+    ).fit(data, labels)
     queries = RNG.normal(size=(10, 3))
     saved = queries.copy()
     proba = model.predict_proba(queries)

@@ -1,4 +1,5 @@
 """The Cover–Hart bounds and the error after editing, as the course states them."""
+
 import pytest
 
 from patrec.neighbors import cover_hart_bounds, edited_nn_error

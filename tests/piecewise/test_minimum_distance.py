@@ -1,4 +1,5 @@
 """MinimumDistanceClassifier against a brute-force numpy reference."""
+
 import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
@@ -7,8 +8,13 @@ from patrec import MinimumDistanceClassifier
 from patrec.datasets import make_gaussian_classes
 
 METRICS = [
-    ("euclidean", {}), ("sqeuclidean", {}), ("cityblock", {}), ("chebyshev", {}),
-    ("minkowski", {"p": 3}), ("minkowski", {"p": 1.5}), ("mahalanobis", {}),
+    ("euclidean", {}),
+    ("sqeuclidean", {}),
+    ("cityblock", {}),
+    ("chebyshev", {}),
+    ("minkowski", {"p": 3}),
+    ("minkowski", {"p": 1.5}),
+    ("mahalanobis", {}),
 ]
 
 
@@ -35,22 +41,28 @@ def test_agrees_with_brute_force(metric, params, dtype, n_prototypes):
         A = np.random.default_rng(2).normal(size=(4, 4))
         scipy_params = {"VI": A @ A.T + np.eye(4)}
         params = {"metric_params": scipy_params}
-    clf = MinimumDistanceClassifier(n_prototypes=n_prototypes, metric=metric,
-                                    random_state=0, **params).fit(X, y)
+    clf = MinimumDistanceClassifier(
+        n_prototypes=n_prototypes, metric=metric, random_state=0, **params
+    ).fit(X, y)
     assert clf.prototypes_.dtype == dtype
     assert clf.prototypes_.shape == (3 * n_prototypes, 4)
     queries = np.random.default_rng(3).normal(scale=4, size=(200, 4)).astype(dtype)
-    expected = reference_scores(queries.astype(np.float64),
-                                clf.prototypes_.astype(np.float64),
-                                clf.prototype_labels_, clf.classes_, metric,
-                                **scipy_params)
+    expected = reference_scores(
+        queries.astype(np.float64),
+        clf.prototypes_.astype(np.float64),
+        clf.prototype_labels_,
+        clf.classes_,
+        metric,
+        **scipy_params,
+    )
     scores = clf.decision_function(queries)
     tolerance = 1e-4 if dtype == np.float32 else 1e-10
     np.testing.assert_allclose(scores, expected, rtol=tolerance, atol=tolerance)
     clear = np.sort(expected, axis=1)[:, -1] - np.sort(expected, axis=1)[:, -2] > 1e-3
     predicted = clf.predict(queries)
-    np.testing.assert_array_equal(predicted[clear],
-                                  clf.classes_[np.argmax(expected, axis=1)][clear])
+    np.testing.assert_array_equal(
+        predicted[clear], clf.classes_[np.argmax(expected, axis=1)][clear]
+    )
 
 
 def test_one_prototype_per_class_is_the_class_mean():
@@ -64,8 +76,9 @@ def test_one_prototype_per_class_is_the_class_mean():
 def test_per_class_prototype_counts_and_string_labels():
     X, y = data(5)
     names = np.array(["ant", "bee", "cow"])[y]
-    clf = MinimumDistanceClassifier(n_prototypes={"bee": 4, "cow": 2},
-                                    random_state=0).fit(X, names)
+    clf = MinimumDistanceClassifier(
+        n_prototypes={"bee": 4, "cow": 2}, random_state=0
+    ).fit(X, names)
     assert clf.prototype_labels_.tolist() == ["ant"] + ["bee"] * 4 + ["cow"] * 2
     assert set(clf.predict(X)) <= {"ant", "bee", "cow"}
 
@@ -86,7 +99,9 @@ def test_binary_decision_function_sign_matches_predict():
     clf = MinimumDistanceClassifier().fit(X, y)
     scores = clf.decision_function(X)
     assert scores.shape == (len(X),)
-    np.testing.assert_array_equal(clf.classes_[(scores > 0).astype(int)], clf.predict(X))
+    np.testing.assert_array_equal(
+        clf.classes_[(scores > 0).astype(int)], clf.predict(X)
+    )
 
 
 def test_deterministic_with_random_state_and_n_jobs():
@@ -97,23 +112,38 @@ def test_deterministic_with_random_state_and_n_jobs():
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
 
 
-@pytest.mark.parametrize("params, error, message", [
-    ({"n_prototypes": 0}, ValueError, "n_prototypes for class 0"),
-    ({"n_prototypes": 2.5}, TypeError, "must be an integer"),
-    ({"n_prototypes": 41}, ValueError, "only 40 training sample"),
-    ({"n_prototypes": {7: 2}}, ValueError, "classes not in y"),
-    ({"metric": "cosine"}, ValueError, "metric must be one of"),
-    ({"metric": "minkowski", "p": 0.5}, ValueError, "p must be >= 1"),
-    ({"metric": "mahalanobis"}, ValueError, "needs metric_params"),
-    ({"metric": "mahalanobis", "metric_params": {"VI": np.eye(3)}}, ValueError,
-     "data have 4 features"),
-    ({"metric": "mahalanobis", "metric_params": {"VI": -np.eye(4)}}, ValueError,
-     "positive definite"),
-    ({"metric": "mahalanobis", "metric_params": {"VI": np.triu(np.ones((4, 4)))}},
-     ValueError, "symmetric"),
-    ({"metric_params": {"w": 1}}, ValueError, "Unknown metric_params"),
-    ({"n_jobs": 0}, ValueError, "n_jobs"),
-])
+@pytest.mark.parametrize(
+    "params, error, message",
+    [
+        ({"n_prototypes": 0}, ValueError, "n_prototypes for class 0"),
+        ({"n_prototypes": 2.5}, TypeError, "must be an integer"),
+        ({"n_prototypes": 41}, ValueError, "only 40 training sample"),
+        ({"n_prototypes": {7: 2}}, ValueError, "classes not in y"),
+        ({"metric": "cosine"}, ValueError, "metric must be one of"),
+        ({"metric": "minkowski", "p": 0.5}, ValueError, "p must be >= 1"),
+        ({"metric": "mahalanobis"}, ValueError, "needs metric_params"),
+        (
+            {"metric": "mahalanobis", "metric_params": {"VI": np.eye(3)}},
+            ValueError,
+            "data have 4 features",
+        ),
+        (
+            {"metric": "mahalanobis", "metric_params": {"VI": -np.eye(4)}},
+            ValueError,
+            "positive definite",
+        ),
+        (
+            {
+                "metric": "mahalanobis",
+                "metric_params": {"VI": np.triu(np.ones((4, 4)))},
+            },
+            ValueError,
+            "symmetric",
+        ),
+        ({"metric_params": {"w": 1}}, ValueError, "Unknown metric_params"),
+        ({"n_jobs": 0}, ValueError, "n_jobs"),
+    ],
+)
 def test_bad_parameters(params, error, message):
     X, y = data(8)
     clf = MinimumDistanceClassifier(**params)
@@ -128,8 +158,9 @@ def test_huge_values_give_a_clear_error_not_wrong_answers():
         clf.predict(X * 1e160)
     # the Minkowski kernel factors out the largest difference: any p, any scale
     big_p = MinimumDistanceClassifier(metric="minkowski", p=1000).fit(X * 100, y)
-    assert big_p.score(X * 100, y) == MinimumDistanceClassifier(
-        metric="chebyshev").fit(X * 100, y).score(X * 100, y)
+    assert big_p.score(X * 100, y) == MinimumDistanceClassifier(metric="chebyshev").fit(
+        X * 100, y
+    ).score(X * 100, y)
 
 
 def test_minkowski_infinite_p_is_chebyshev():
@@ -144,5 +175,6 @@ def test_float32_queries_on_a_float64_model_computed_in_float64():
     clf = MinimumDistanceClassifier().fit(X, y)
     scores = clf.decision_function(X.astype(np.float32))
     assert scores.dtype == np.float64
-    np.testing.assert_allclose(scores, clf.decision_function(X.astype(np.float32)
-                                                             .astype(np.float64)))
+    np.testing.assert_allclose(
+        scores, clf.decision_function(X.astype(np.float32).astype(np.float64))
+    )

@@ -1,5 +1,6 @@
 """The checks that editing and condensing share: the data, ``target_classes``, and
 the warning when a whole class is removed."""
+
 import warnings
 
 import numpy as np
@@ -46,5 +47,6 @@ def warn_lost_classes(codes, kept, classes, name):
             f"{name} removed every sample of {lost.shape[0]} class(es) "
             f"({', '.join(repr(label) for label in classes[lost].tolist())}): a "
             "nearest-neighbour rule trained on the result never predicts them.",
-            UserWarning, stacklevel=3,
+            UserWarning,
+            stacklevel=3,
         )

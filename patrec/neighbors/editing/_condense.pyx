@@ -47,7 +47,7 @@ from libc.math cimport INFINITY, pow
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors.search._distances cimport (CHEBYSHEV, CITYBLOCK, MetricKind,
-                                          SQEUCLIDEAN, rdist)
+                                                 SQEUCLIDEAN, rdist)
 from patrec.neighbors.search._heap cimport heap_init, heap_push, heap_sort
 
 cdef enum:
@@ -276,7 +276,6 @@ cdef intp_t _search(MetricKind metric, double p, const floating* x,
             stack_bound[top] = bound_b
             top += 1
     return work
-
 
 
 cdef inline intp_t _search_work(intp_t visits, intp_t n_features) noexcept nogil:

@@ -4,12 +4,18 @@ Each record holds sample indices into the ``X`` the function was given, so that 
 student can replay the algorithm (see ``replay`` in the tests, and the gallery's
 animation of condensing) and see exactly which samples went where and when.
 """
+
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["EditHistory", "MultieditRound", "MultieditHistory", "CondenseHistory",
-           "EditCondenseHistory"]
+__all__ = [
+    "EditHistory",
+    "MultieditRound",
+    "MultieditHistory",
+    "CondenseHistory",
+    "EditCondenseHistory",
+]
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,12 @@ subset, searches another, empties the store and starts again.  Nearest means the
 smallest reduced distance, ties to the sample stored first (the lowest rank), so a
 store filled in index order breaks ties like `BruteForce` (lower index first).
 """
+
 import numpy as np
 
 from ..._parallel import effective_n_jobs, run_row_ranges
-from . import _condense
 from ..search._index import prepare_rows
+from . import _condense
 
 __all__ = ["GrowingStore"]
 
@@ -56,13 +57,19 @@ class GrowingStore:
         size = _condense.tree_size(n_samples if use_tree else 1, _LEAF_SIZE)
         self.perm = np.arange(n_samples, dtype=np.intp)
         self.node_start, node_end, self.node_left, self.parent = (
-            np.empty(size, dtype=np.intp) for _ in range(4))
+            np.empty(size, dtype=np.intp) for _ in range(4)
+        )
         self.leaf_of = np.empty(n_samples, dtype=np.intp)
-        n_nodes = _condense.build_tree(data if use_tree else data[:1], _LEAF_SIZE,
-                                       self.perm[:n_samples if use_tree else 1],
-                                       self.node_start,
-                                       node_end, self.node_left, self.parent,
-                                       self.leaf_of)  # (one dummy node without)
+        n_nodes = _condense.build_tree(
+            data if use_tree else data[:1],
+            _LEAF_SIZE,
+            self.perm[: n_samples if use_tree else 1],
+            self.node_start,
+            node_end,
+            self.node_left,
+            self.parent,
+            self.leaf_of,
+        )  # (one dummy node without)
         self.position = np.empty(n_samples, dtype=np.intp)
         self.position[self.perm] = np.arange(n_samples)
         self.count = np.zeros(n_nodes, dtype=np.intp)
@@ -105,23 +112,55 @@ class GrowingStore:
             return
         if samples.shape[0] > _THREADED_BATCH:  # in tree order: fewer cache misses
             samples = samples[np.argsort(self.position[samples])]
-        _condense.insert(self.data, samples, self.perm, self.position,
-                         self.node_start, self.parent, self.leaf_of, self.count,
-                         self.box_low, self.box_high)
+        _condense.insert(
+            self.data,
+            samples,
+            self.perm,
+            self.position,
+            self.node_start,
+            self.parent,
+            self.leaf_of,
+            self.count,
+            self.box_low,
+            self.box_high,
+        )
 
     def search(self, samples):
         """Bring ``best``/``best_rank`` of ``samples`` up to date with the store."""
+
         def rows(lo, hi):
             if not self.use_tree:
-                _condense.catch_up_batch(self.metric.kind, self.metric.p, self.data,
-                                         self.stored_rows, samples[lo:hi], self.size,
-                                         self.best, self.best_rank, self.checked)
+                _condense.catch_up_batch(
+                    self.metric.kind,
+                    self.metric.p,
+                    self.data,
+                    self.stored_rows,
+                    samples[lo:hi],
+                    self.size,
+                    self.best,
+                    self.best_rank,
+                    self.checked,
+                )
                 return
-            _condense.query_batch(self.metric.kind, self.metric.p, self.data,
-                                  samples[lo:hi], self.perm, self.node_start,
-                                  self.node_left, self.count, self.box_low,
-                                  self.box_high, self.rank_of, self.size, self.grow,
-                                  self.tiny, self.best, self.best_rank, self.checked)
+            _condense.query_batch(
+                self.metric.kind,
+                self.metric.p,
+                self.data,
+                samples[lo:hi],
+                self.perm,
+                self.node_start,
+                self.node_left,
+                self.count,
+                self.box_low,
+                self.box_high,
+                self.rank_of,
+                self.size,
+                self.grow,
+                self.tiny,
+                self.best,
+                self.best_rank,
+                self.checked,
+            )
 
         if self.n_threads > 1 and samples.shape[0] >= _THREADED_BATCH:
             run_row_ranges(rows, samples.shape[0], self.n_threads)
@@ -135,14 +174,29 @@ class GrowingStore:
         ranks = np.empty((samples.shape[0], k), dtype=np.intp)
 
         def rows(lo, hi):
-            _condense.knn_batch(self.metric.kind, self.metric.p, self.data,
-                                samples[lo:hi], self.perm, self.node_start,
-                                self.node_left, self.count, self.box_low,
-                                self.box_high, self.rank_of, self.grow, self.tiny,
-                                distances[lo:hi], ranks[lo:hi])
+            _condense.knn_batch(
+                self.metric.kind,
+                self.metric.p,
+                self.data,
+                samples[lo:hi],
+                self.perm,
+                self.node_start,
+                self.node_left,
+                self.count,
+                self.box_low,
+                self.box_high,
+                self.rank_of,
+                self.grow,
+                self.tiny,
+                distances[lo:hi],
+                ranks[lo:hi],
+            )
 
-        run_row_ranges(rows, samples.shape[0],
-                       self.n_threads if samples.shape[0] >= _THREADED_BATCH else 1)
+        run_row_ranges(
+            rows,
+            samples.shape[0],
+            self.n_threads if samples.shape[0] >= _THREADED_BATCH else 1,
+        )
         return distances, ranks
 
     def nearest(self, samples):
@@ -159,8 +213,18 @@ class GrowingStore:
         each sample whose nearest stored sample has another code is stored.
         Returns the number stored."""
         start = self.size
-        stop = _condense.resolve_batch(self.metric.kind, self.metric.p, self.data,
-                                       codes, samples, self.best, self.best_rank,
-                                       self.checked, self.store, self.rank_of, start)
+        stop = _condense.resolve_batch(
+            self.metric.kind,
+            self.metric.p,
+            self.data,
+            codes,
+            samples,
+            self.best,
+            self.best_rank,
+            self.checked,
+            self.store,
+            self.rank_of,
+            start,
+        )
         self._insert(start, stop)
         return stop - start

@@ -10,6 +10,7 @@ Each function returns the sorted indices of the samples it keeps; with
 `EditCondenseHistory`).  ``target_classes`` restricts the removal to some classes:
 the samples of the others all sit in the store from the start.
 """
+
 import numpy as np
 
 from ..._parallel import effective_n_jobs
@@ -19,14 +20,24 @@ from ..search._auto import search_costs
 from ..search.metrics import Metric
 from ._checks import check_data, warn_lost_classes
 from ._history import CondenseHistory, EditCondenseHistory
-from .editing import check_multiedit, multiedit_rounds
 from ._store import GrowingStore
+from .editing import check_multiedit, multiedit_rounds
 
 __all__ = ["condense", "edit_condense"]
 
 
-def condense(X, y, metric="euclidean", p=2, metric_params=None, random_state=None,
-             target_classes=None, n_jobs=None, return_history=False, verbose=0):
+def condense(
+    X,
+    y,
+    metric="euclidean",
+    p=2,
+    metric_params=None,
+    random_state=None,
+    target_classes=None,
+    n_jobs=None,
+    return_history=False,
+    verbose=0,
+):
     """Hart's condensed nearest neighbour: a consistent subset for the 1-NN rule.
 
     The store starts with one sample; the others are visited in turn, and a sample
@@ -140,29 +151,47 @@ def _condense(X, codes, targeted, order, spec, n_jobs, log):
         pass_start = store.size
         start = 0
         while start < n_samples:
-            samples = order[start:start + batch]
+            samples = order[start : start + batch]
             start += batch
             samples = samples[store.rank_of[samples] < 0]
             if samples.shape[0] == 0:
                 continue
             store.search(samples)
             added = store.hart_batch(samples, codes) / samples.shape[0]
-            batch = int(min(max(_BATCH_WORK / max(added, 1e-9),
-                                _BATCH_MIN * store.n_threads),
-                            _BATCH_MAX * store.n_threads))
-        passes.append(store.store[pass_start:store.size].copy())
-        log(2, f"pass {len(passes)}: stored {store.size - pass_start} samples "
-               f"(store: {store.size})")
+            batch = int(
+                min(
+                    max(_BATCH_WORK / max(added, 1e-9), _BATCH_MIN * store.n_threads),
+                    _BATCH_MAX * store.n_threads,
+                )
+            )
+        passes.append(store.store[pass_start : store.size].copy())
+        log(
+            2,
+            f"pass {len(passes)}: stored {store.size - pass_start} samples "
+            f"(store: {store.size})",
+        )
         if store.size == pass_start:
             break
     log(1, f"kept {store.size} of {n_samples} samples after {len(passes)} pass(es)")
-    return CondenseHistory(order=np.asarray(order, dtype=np.intp), seeds=seeds.copy(),
-                           passes=tuple(passes))
+    return CondenseHistory(
+        order=np.asarray(order, dtype=np.intp), seeds=seeds.copy(), passes=tuple(passes)
+    )
 
 
-def edit_condense(X, y, n_splits=3, max_iter=100, metric="euclidean", p=2,
-                  metric_params=None, random_state=None, target_classes=None,
-                  n_jobs=None, return_history=False, verbose=0):
+def edit_condense(
+    X,
+    y,
+    n_splits=3,
+    max_iter=100,
+    metric="euclidean",
+    p=2,
+    metric_params=None,
+    random_state=None,
+    target_classes=None,
+    n_jobs=None,
+    return_history=False,
+    verbose=0,
+):
     """Multi-edit, then condense the edited set: the course's combination.
 
     Multi-edit (`multiedit`) first empties the overlap region of the classes, so
@@ -234,21 +263,42 @@ def edit_condense(X, y, n_splits=3, max_iter=100, metric="euclidean", p=2,
     spec = Metric(metric, p, metric_params, n_features=X.shape[1])
     rng = check_random_state(random_state)
     log = Reporter("edit_condense", verbose)
-    edited, edit_history = multiedit_rounds(X, codes, targeted, n_splits, max_iter,
-                                            metric, p, metric_params, rng, n_jobs, log)
+    edited, edit_history = multiedit_rounds(
+        X,
+        codes,
+        targeted,
+        n_splits,
+        max_iter,
+        metric,
+        p,
+        metric_params,
+        rng,
+        n_jobs,
+        log,
+    )
     warn_lost_classes(codes, edited, classes, "edit_condense")
     if edited.shape[0] == 0:
         condensed = CondenseHistory(np.empty(0, np.intp), np.empty(0, np.intp), ())
     else:
-        order = (np.arange(edited.shape[0]) if random_state is None
-                 else rng.permutation(edited.shape[0]))
-        condensed = _condense(X[edited], codes[edited], targeted, order, spec, n_jobs,
-                              log)
-        condensed = CondenseHistory(edited[condensed.order], edited[condensed.seeds],
-                                    tuple(edited[step] for step in condensed.passes))
+        order = (
+            np.arange(edited.shape[0])
+            if random_state is None
+            else rng.permutation(edited.shape[0])
+        )
+        condensed = _condense(
+            X[edited], codes[edited], targeted, order, spec, n_jobs, log
+        )
+        condensed = CondenseHistory(
+            edited[condensed.order],
+            edited[condensed.seeds],
+            tuple(edited[step] for step in condensed.passes),
+        )
     kept = np.sort(condensed.stored)
-    log(1, f"kept {kept.shape[0]} of {X.shape[0]} samples (multi-edit kept "
-           f"{edited.shape[0]})")
+    log(
+        1,
+        f"kept {kept.shape[0]} of {X.shape[0]} samples (multi-edit kept "
+        f"{edited.shape[0]})",
+    )
     if not return_history:
         return kept
     return kept, EditCondenseHistory(edit_history, condensed)

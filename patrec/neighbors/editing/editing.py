@@ -17,6 +17,7 @@ are all kept, and still vote and judge.  The resamplers of
 The neighbours are found by the exact searches of `patrec.neighbors.search`, through
 the same choice of index as `KNeighborsClassifier` (`patrec.neighbors.search._auto`).
 """
+
 import numbers
 
 import numpy as np
@@ -37,9 +38,20 @@ __all__ = ["edit", "multiedit"]
 KIND_SEL = ("mode", "all")
 
 
-def edit(X, y, n_neighbors=3, max_iter=1, kind_sel="mode", metric="euclidean", p=2,
-         metric_params=None, target_classes=None, n_jobs=None, return_history=False,
-         verbose=0):
+def edit(
+    X,
+    y,
+    n_neighbors=3,
+    max_iter=1,
+    kind_sel="mode",
+    metric="euclidean",
+    p=2,
+    metric_params=None,
+    target_classes=None,
+    n_jobs=None,
+    return_history=False,
+    verbose=0,
+):
     """Wilson's editing: drop the samples that their k nearest neighbours outvote.
 
     Every sample is classified by the k-NN rule of all the *other* samples
@@ -118,20 +130,33 @@ def edit(X, y, n_neighbors=3, max_iter=1, kind_sel="mode", metric="euclidean", p
     array([0, 1, 2, 4, 5, 6, 7])
     """
     X, codes, targeted, classes = check_data(X, y, target_classes)
-    check_scalar(n_neighbors, "n_neighbors", numbers.Integral, low=1,
-                 high=X.shape[0] - 1)
+    check_scalar(
+        n_neighbors, "n_neighbors", numbers.Integral, low=1, high=X.shape[0] - 1
+    )
     check_scalar(max_iter, "max_iter", numbers.Integral, low=1)
     check_option(kind_sel, "kind_sel", KIND_SEL)
     effective_n_jobs(n_jobs)
     log = Reporter("edit", verbose)
-    kept, history = _edit(X, codes, targeted, n_neighbors, max_iter, kind_sel, metric,
-                          p, metric_params, n_jobs, log)
+    kept, history = _edit(
+        X,
+        codes,
+        targeted,
+        n_neighbors,
+        max_iter,
+        kind_sel,
+        metric,
+        p,
+        metric_params,
+        n_jobs,
+        log,
+    )
     warn_lost_classes(codes, kept, classes, "edit")
     return (kept, history) if return_history else kept
 
 
-def _edit(X, codes, targeted, k, max_iter, kind_sel, metric, p, metric_params, n_jobs,
-          log):
+def _edit(
+    X, codes, targeted, k, max_iter, kind_sel, metric, p, metric_params, n_jobs, log
+):
     n_classes = int(codes.max()) + 1
     alive = np.arange(X.shape[0])
     removed = []
@@ -157,19 +182,35 @@ def _edit(X, codes, targeted, k, max_iter, kind_sel, metric, p, metric_params, n
             wrong = (neighbour_codes != own[:, None]).any(axis=1)
         wrong &= targeted[own]
         removed.append(alive[wrong])
-        log(2, f"round {len(removed)}: removed {int(wrong.sum())} of "
-               f"{alive.shape[0]} samples")
+        log(
+            2,
+            f"round {len(removed)}: removed {int(wrong.sum())} of "
+            f"{alive.shape[0]} samples",
+        )
         if not wrong.any():
             break
         alive = alive[~wrong]
-    log(1, f"kept {alive.shape[0]} of {X.shape[0]} samples after {len(removed)} "
-           f"round(s)")
+    log(
+        1,
+        f"kept {alive.shape[0]} of {X.shape[0]} samples after {len(removed)} round(s)",
+    )
     return alive, EditHistory(tuple(removed))
 
 
-def multiedit(X, y, n_splits=3, max_iter=100, metric="euclidean", p=2,
-              metric_params=None, random_state=None, target_classes=None, n_jobs=None,
-              return_history=False, verbose=0):
+def multiedit(
+    X,
+    y,
+    n_splits=3,
+    max_iter=100,
+    metric="euclidean",
+    p=2,
+    metric_params=None,
+    random_state=None,
+    target_classes=None,
+    n_jobs=None,
+    return_history=False,
+    verbose=0,
+):
     """Devijver and Kittler's multi-edit: repeated 1-NN editing on random splits.
 
     One iteration shuffles the remaining samples and splits them into ``n_splits``
@@ -254,8 +295,19 @@ def multiedit(X, y, n_splits=3, max_iter=100, metric="euclidean", p=2,
     check_multiedit(X, n_splits, max_iter, n_jobs)
     rng = check_random_state(random_state)
     log = Reporter("multiedit", verbose)
-    kept, history = multiedit_rounds(X, codes, targeted, n_splits, max_iter, metric,
-                                     p, metric_params, rng, n_jobs, log)
+    kept, history = multiedit_rounds(
+        X,
+        codes,
+        targeted,
+        n_splits,
+        max_iter,
+        metric,
+        p,
+        metric_params,
+        rng,
+        n_jobs,
+        log,
+    )
     warn_lost_classes(codes, kept, classes, "multiedit")
     return (kept, history) if return_history else kept
 
@@ -272,14 +324,16 @@ def check_multiedit(X, n_splits, max_iter, n_jobs):
     effective_n_jobs(n_jobs)
 
 
-def multiedit_rounds(X, codes, targeted, n_splits, max_iter, metric, p, metric_params,
-                     rng, n_jobs, log):
+def multiedit_rounds(
+    X, codes, targeted, n_splits, max_iter, metric, p, metric_params, rng, n_jobs, log
+):
     """The rounds of `multiedit` on validated data: (kept, `MultieditHistory`)."""
     alive = np.arange(X.shape[0])
     rounds = []
     store = None
-    brute, tree = search_costs(X.shape[0] // n_splits, X.shape[1], metric, p,
-                               build=False)
+    brute, tree = search_costs(
+        X.shape[0] // n_splits, X.shape[1], metric, p, build=False
+    )
     if tree < brute:
         # a k-d tree built once over all samples serves every round and subset
         store = GrowingStore(X, Metric(metric, p, metric_params, X.shape[1]), n_jobs)
@@ -290,8 +344,11 @@ def multiedit_rounds(X, codes, targeted, n_splits, max_iter, metric, p, metric_p
             judge = subsets[(i + 1) % n_splits]
             if store is None:
                 index, _ = build_index(X[judge], metric, p, metric_params, "brute")
-                nearest = judge[index.query(X[judged], 1, return_distance=False,
-                                            n_jobs=n_jobs)[:, 0]]
+                nearest = judge[
+                    index.query(X[judged], 1, return_distance=False, n_jobs=n_jobs)[
+                        :, 0
+                    ]
+                ]
             else:
                 store.clear()
                 store.add(judge)  # ranks in subset order: ties to the lower index
@@ -300,11 +357,15 @@ def multiedit_rounds(X, codes, targeted, n_splits, max_iter, metric, p, metric_p
             discarded.append(judged[wrong])
         rounds.append(MultieditRound(tuple(subsets), tuple(discarded)))
         wrong = np.concatenate(discarded)
-        log(2, f"round {len(rounds)}: discarded {wrong.shape[0]} of "
-               f"{alive.shape[0]} samples")
+        log(
+            2,
+            f"round {len(rounds)}: discarded {wrong.shape[0]} of "
+            f"{alive.shape[0]} samples",
+        )
         if wrong.shape[0] == 0:
             break
         alive = np.setdiff1d(alive, wrong)
-    log(1, f"kept {alive.shape[0]} of {X.shape[0]} samples after {len(rounds)} "
-           f"round(s)")
+    log(
+        1, f"kept {alive.shape[0]} of {X.shape[0]} samples after {len(rounds)} round(s)"
+    )
     return np.sort(alive), MultieditHistory(tuple(rounds))

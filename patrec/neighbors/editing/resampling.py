@@ -22,10 +22,11 @@ list names the classes.  The samples of the other classes are all kept; they sti
 vote (editing), judge (multi-edit) and sit in the store (condensing).  So
 ``Editing(sampling_strategy="all")`` returns exactly ``edit(X, y)``.
 """
+
 import numpy as np
 
-from ...base import BaseEstimator
 from ..._validation import check_labels, check_X, encode_labels, feature_names_of
+from ...base import BaseEstimator
 from .condensing import condense, edit_condense
 from .editing import edit, multiedit
 
@@ -76,8 +77,9 @@ class _Resampler(BaseEstimator):
         targets = _target_classes(self.sampling_strategy, classes, codes)
         previous = self._fitted_state()
         self._start_fit(features, feature_names_of(X))
-        self.sampling_strategy_ = {label: int(np.bincount(codes).min())
-                                   for label in targets}
+        self.sampling_strategy_ = {
+            label: int(np.bincount(codes).min()) for label in targets
+        }
         try:
             kept = self._reduce(features, labels, list(targets))
         except BaseException:
@@ -106,8 +108,9 @@ class _Resampler(BaseEstimator):
         if input_features is None:
             if fitted is not None:
                 return fitted.copy()
-            return np.asarray([f"x{i}" for i in range(self.n_features_in_)],
-                              dtype=object)
+            return np.asarray(
+                [f"x{i}" for i in range(self.n_features_in_)], dtype=object
+            )
         input_features = np.asarray(input_features, dtype=object)
         if fitted is not None and not np.array_equal(fitted, input_features):
             raise ValueError("input_features is not equal to feature_names_in_")
@@ -120,18 +123,22 @@ class _Resampler(BaseEstimator):
 
     def __sklearn_tags__(self):
         try:  # imbalanced-learn's tags (only scikit-learn's get_tags calls this)
-            from sklearn.utils import TargetTags
             from imblearn.utils._tags import InputTags, SamplerTags, Tags
+            from sklearn.utils import TargetTags
         except ImportError:
             tags = super().__sklearn_tags__()
             tags.estimator_type = "sampler"
             tags.target_tags.required = True
             tags.input_tags.dataframe = True
             return tags
-        tags = Tags(estimator_type="sampler", target_tags=TargetTags(required=True),
-                    transformer_tags=None, regressor_tags=None,
-                    classifier_tags=None,
-                    sampler_tags=SamplerTags(sample_indices=True))
+        tags = Tags(
+            estimator_type="sampler",
+            target_tags=TargetTags(required=True),
+            transformer_tags=None,
+            regressor_tags=None,
+            classifier_tags=None,
+            sampler_tags=SamplerTags(sample_indices=True),
+        )
         tags.input_tags = InputTags(two_d_array=True, dataframe=True)
         return tags
 
@@ -166,12 +173,13 @@ def _target_classes(strategy, classes, codes):
                 "counts, nor the minority class alone)."
             )
         smallest, largest = int(np.argmin(counts)), int(np.argmax(counts))
-        chosen = {"auto": counts.shape[0] * [True],
-                  "not minority": counts.shape[0] * [True],
-                  "all": counts.shape[0] * [True],
-                  "majority": [code == largest for code in range(len(classes))],
-                  "not majority": [code != largest for code in range(len(classes))],
-                  }[strategy]
+        chosen = {
+            "auto": counts.shape[0] * [True],
+            "not minority": counts.shape[0] * [True],
+            "all": counts.shape[0] * [True],
+            "majority": [code == largest for code in range(len(classes))],
+            "not majority": [code != largest for code in range(len(classes))],
+        }[strategy]
         if strategy in ("auto", "not minority"):
             chosen[smallest] = False
         return [label for label, keep in zip(classes.tolist(), chosen) if keep]
@@ -242,7 +250,8 @@ class Editing(_Resampler):
         Rounds of editing; more than one repeats until a round removes nothing.
     kind_sel : {{"mode", "all"}}, default="mode"
         ``"mode"``: remove samples the majority vote misclassifies (Wilson).
-        ``"all"``: remove samples unless all k neighbours share their class.{_COMMON_PARAMETERS}{_COMMON_TAIL}
+        ``"all"``: remove samples unless all k neighbours share their
+        class.{_COMMON_PARAMETERS}{_COMMON_TAIL}
 
     Notes
     -----
@@ -265,9 +274,18 @@ class Editing(_Resampler):
     ['a', 'a', 'a', 'a', 'b', 'b', 'b']
     """
 
-    def __init__(self, sampling_strategy="auto", n_neighbors=3, max_iter=1,
-                 kind_sel="mode", metric="euclidean", p=2, metric_params=None,
-                 n_jobs=None, verbose=0):
+    def __init__(
+        self,
+        sampling_strategy="auto",
+        n_neighbors=3,
+        max_iter=1,
+        kind_sel="mode",
+        metric="euclidean",
+        p=2,
+        metric_params=None,
+        n_jobs=None,
+        verbose=0,
+    ):
         self.sampling_strategy = sampling_strategy
         self.n_neighbors = n_neighbors
         self.max_iter = max_iter
@@ -309,9 +327,18 @@ class MultiEditing(_Resampler):
     (36, False)
     """
 
-    def __init__(self, sampling_strategy="auto", n_splits=3, max_iter=100,
-                 metric="euclidean", p=2, metric_params=None, random_state=None,
-                 n_jobs=None, verbose=0):
+    def __init__(
+        self,
+        sampling_strategy="auto",
+        n_splits=3,
+        max_iter=100,
+        metric="euclidean",
+        p=2,
+        metric_params=None,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
         self.sampling_strategy = sampling_strategy
         self.n_splits = n_splits
         self.max_iter = max_iter
@@ -354,8 +381,16 @@ class Condensing(_Resampler):
     ([[0], [7]], ['a', 'b'])
     """
 
-    def __init__(self, sampling_strategy="auto", metric="euclidean", p=2,
-                 metric_params=None, random_state=None, n_jobs=None, verbose=0):
+    def __init__(
+        self,
+        sampling_strategy="auto",
+        metric="euclidean",
+        p=2,
+        metric_params=None,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
+    ):
         self.sampling_strategy = sampling_strategy
         self.metric = metric
         self.p = p

@@ -5,9 +5,16 @@ Bottom up: `metrics` (the distances and their compiled kernels), ``_index`` (wha
 every index shares), `brute` and `tree` (the two searches; `tree` also explains a
 search step by step), ``_auto`` (which of them ``algorithm="auto"`` uses).
 """
+
 from .brute import BruteForce
 from .metrics import METRIC_ALIASES, METRICS, Metric, pairwise_distances
 from .tree import BranchBoundTree
 
-__all__ = ["METRICS", "METRIC_ALIASES", "Metric", "pairwise_distances", "BruteForce",
-           "BranchBoundTree"]
+__all__ = [
+    "METRICS",
+    "METRIC_ALIASES",
+    "Metric",
+    "pairwise_distances",
+    "BruteForce",
+    "BranchBoundTree",
+]

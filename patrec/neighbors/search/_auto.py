@@ -3,14 +3,20 @@
 `choose_algorithm` and `build_index` are the one place where the search method is
 chosen: the k-NN classifier and the editing functions both ask here.
 """
+
 import numpy as np
 
 from .brute import BruteForce
 from .metrics import canonical_metric
 from .tree import BranchBoundTree
 
-__all__ = ["choose_algorithm", "search_costs", "tree_evaluations",
-           "probe_evaluations", "build_index"]
+__all__ = [
+    "choose_algorithm",
+    "search_costs",
+    "tree_evaluations",
+    "probe_evaluations",
+    "build_index",
+]
 
 
 # The cost model of ``algorithm="auto"``, in nanoseconds, single-threaded: fitted by
@@ -76,13 +82,20 @@ def tree_evaluations(n_samples, n_features):
     """The distance evaluations a tree search is expected to make per query, on
     Gaussian-like data (the model without a look at the data)."""
     # fitted to the k-d tree on Gaussian data, n = 2 048 .. 32 768, d = 2 .. 24
-    share = 1.0 - np.exp(-0.008 * n_features ** 2)
+    share = 1.0 - np.exp(-0.008 * n_features**2)
     growth = min(1.0, 0.05 + 0.075 * max(0, n_features - 4))
     return min(float(n_samples), 2048 * share * (n_samples / 2048) ** growth)
 
 
-def probe_evaluations(X, k=1, metric="euclidean", p=2, metric_params=None,
-                      self_queries=False, **tree_params):
+def probe_evaluations(
+    X,
+    k=1,
+    metric="euclidean",
+    p=2,
+    metric_params=None,
+    self_queries=False,
+    **tree_params,
+):
     """The distance evaluations per query of a tree search on ``X``, measured.
 
     Builds `BranchBoundTree` over a random subset of the samples (1 024, then 4 096
@@ -155,15 +168,22 @@ def _subset_tree(X, rows, metric, p, metric_params, tree_params):
     return _tree(X[np.sort(rows)], metric, p, metric_params, tree_params)
 
 
-def _prunes_nothing(X, order, k, metric, p, metric_params, self_queries,
-                    tree_params):
+def _prunes_nothing(X, order, k, metric, p, metric_params, self_queries, tree_params):
     """The probe's first look: does a tree over 1 024 of the samples prune (almost)
     nothing for one batch of queries?"""
     queries, rest = _probe_rows(X, self_queries, order)
-    tree = _subset_tree(X, rest[:_PROBE_SIZES[0]], metric, p, metric_params,
-                        tree_params)
-    return _count_evaluations(tree, queries[:_PROBE_BATCH], min(k, tree.n_samples),
-                              hopeless=_FIRST_LOOK_HOPELESS) is None
+    tree = _subset_tree(
+        X, rest[: _PROBE_SIZES[0]], metric, p, metric_params, tree_params
+    )
+    return (
+        _count_evaluations(
+            tree,
+            queries[:_PROBE_BATCH],
+            min(k, tree.n_samples),
+            hopeless=_FIRST_LOOK_HOPELESS,
+        )
+        is None
+    )
 
 
 def _count_evaluations(tree, queries, k, hopeless=_PROBE_HOPELESS):
@@ -172,16 +192,19 @@ def _count_evaluations(tree, queries, k, hopeless=_PROBE_HOPELESS):
     tree has samples: then it prunes nothing."""
     total = 0
     for start in range(0, queries.shape[0], _PROBE_BATCH):
-        *_, evaluations = tree.query(queries[start:start + _PROBE_BATCH], k=k,
-                                     return_distance=False, return_counts=True)
+        *_, evaluations = tree.query(
+            queries[start : start + _PROBE_BATCH],
+            k=k,
+            return_distance=False,
+            return_counts=True,
+        )
         total += int(evaluations.sum())
         if evaluations.mean() >= hopeless * tree.n_samples:
             return None
     return max(total / queries.shape[0], 1.0)
 
 
-def _probe_whole_tree(X, order, k, metric, p, metric_params, self_queries,
-                      tree_params):
+def _probe_whole_tree(X, order, k, metric, p, metric_params, self_queries, tree_params):
     """The tree over all of ``X`` and its evaluations per query, counted from 32
     of its own samples (`probe_evaluations` for small data sets).
 
@@ -198,8 +221,9 @@ def _probe_whole_tree(X, order, k, metric, p, metric_params, self_queries,
     return tree, float(n_samples) if count is None else count
 
 
-def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True,
-                 evaluations=None):
+def search_costs(
+    n_samples, n_features, metric, p=2, n_queries=None, build=True, evaluations=None
+):
     """Predicted time (ns) of brute force and of a tree for ``n_queries`` searches
     (default: as many as training samples); ``build=False`` leaves out building
     the tree (a tree built once and searched many times).  ``evaluations``: the
@@ -207,8 +231,9 @@ def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True,
     else `tree_evaluations` predicts them."""
     n_queries = n_samples if n_queries is None else n_queries
     metric = canonical_metric(metric)
-    gemm = (metric in ("euclidean", "sqeuclidean", "mahalanobis")
-            or (metric == "minkowski" and p == 2))
+    gemm = metric in ("euclidean", "sqeuclidean", "mahalanobis") or (
+        metric == "minkowski" and p == 2
+    )
     fixed, per_feature = _BRUTE_GEMM_PAIR if gemm else _BRUTE_DIRECT_PAIR
     brute = n_queries * n_samples * (fixed + per_feature * n_features)
     if evaluations is None:
@@ -221,8 +246,18 @@ def search_costs(n_samples, n_features, metric, p=2, n_queries=None, build=True,
     return brute, tree
 
 
-def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None, *, X=None,
-                     k=1, metric_params=None, **tree_params):
+def choose_algorithm(
+    n_samples,
+    n_features,
+    metric,
+    p=2,
+    n_queries=None,
+    *,
+    X=None,
+    k=1,
+    metric_params=None,
+    **tree_params,
+):
     """The search method ``algorithm="auto"`` picks: ``"brute"`` or ``"bnb"``.
 
     The cheaper by the measured cost model above: brute force costs a fixed time
@@ -256,50 +291,82 @@ def choose_algorithm(n_samples, n_features, metric, p=2, n_queries=None, *, X=No
     >>> choose_algorithm(20_000, 16, "euclidean", X=X, k=5)
     'bnb'
     """
-    return _choose(n_samples, n_features, metric, p, n_queries, X, k, metric_params,
-                   tree_params)[0]
+    return _choose(
+        n_samples, n_features, metric, p, n_queries, X, k, metric_params, tree_params
+    )[0]
 
 
-def _choose(n_samples, n_features, metric, p, n_queries, X, k, metric_params,
-            tree_params):
+def _choose(
+    n_samples, n_features, metric, p, n_queries, X, k, metric_params, tree_params
+):
     """`choose_algorithm`'s answer and, when it measured the tree over all of
     ``X`` (up to `_PROBE_WHOLE_MAX` samples) and chose it, that tree (else None)."""
     build = n_queries is not None
-    brute, tree = search_costs(n_samples, n_features, metric, p, n_queries=n_queries,
-                               build=build)
+    brute, tree = search_costs(
+        n_samples, n_features, metric, p, n_queries=n_queries, build=build
+    )
     if X is None or n_samples < _PROBE_MIN_SAMPLES or tree * _CLEAR_WIN < brute:
         return ("bnb" if tree < brute else "brute"), None
     # queries as many as the samples: editing, which searches the samples themselves
     self_queries = n_queries == n_samples
-    probe_params = {key: value for key, value in tree_params.items()
-                    if key != "verbose"}
+    probe_params = {
+        key: value for key, value in tree_params.items() if key != "verbose"
+    }
     built = None
-    if n_samples > _PROBE_WHOLE_MAX or (tree >= brute
-                                        and n_samples > _PROBE_WHOLE_UNLIKELY_MAX):
-        evaluations = probe_evaluations(X, k, metric, p, metric_params,
-                                        self_queries=self_queries, **probe_params)
+    if n_samples > _PROBE_WHOLE_MAX or (
+        tree >= brute and n_samples > _PROBE_WHOLE_UNLIKELY_MAX
+    ):
+        evaluations = probe_evaluations(
+            X, k, metric, p, metric_params, self_queries=self_queries, **probe_params
+        )
     else:
         order = _probe_order(n_samples)  # (the first look and the probe share it)
-        if tree >= brute and _prunes_nothing(X, order, k, metric, p, metric_params,
-                                             self_queries, probe_params):
+        if tree >= brute and _prunes_nothing(
+            X, order, k, metric, p, metric_params, self_queries, probe_params
+        ):
             return "brute", None
-        built, evaluations = _probe_whole_tree(X, order, k, metric, p, metric_params,
-                                               self_queries, tree_params)
+        built, evaluations = _probe_whole_tree(
+            X, order, k, metric, p, metric_params, self_queries, tree_params
+        )
     # (a tree already built is paid for: only its searches count now)
-    brute, tree = search_costs(n_samples, n_features, metric, p, n_queries=n_queries,
-                               build=build and built is None, evaluations=evaluations)
+    brute, tree = search_costs(
+        n_samples,
+        n_features,
+        metric,
+        p,
+        n_queries=n_queries,
+        build=build and built is None,
+        evaluations=evaluations,
+    )
     return ("bnb", built) if tree < brute else ("brute", None)
 
 
-def build_index(X, metric="euclidean", p=2, metric_params=None, algorithm="auto",
-                n_queries=None, k=1, **tree_params):
+def build_index(
+    X,
+    metric="euclidean",
+    p=2,
+    metric_params=None,
+    algorithm="auto",
+    n_queries=None,
+    k=1,
+    **tree_params,
+):
     """The search index over validated ``X`` for ``algorithm`` ("auto", "brute",
     "bnb"; "auto" expecting ``n_queries`` searches for ``k`` neighbours, see
     `choose_algorithm`); returns ``(index, algorithm)`` with the method actually
     used.  ``tree_params`` (``leaf_size``, ``verbose``) go to `BranchBoundTree`."""
     if algorithm == "auto":
-        algorithm, tree = _choose(X.shape[0], X.shape[1], metric, p, n_queries, X, k,
-                                  metric_params, tree_params)
+        algorithm, tree = _choose(
+            X.shape[0],
+            X.shape[1],
+            metric,
+            p,
+            n_queries,
+            X,
+            k,
+            metric_params,
+            tree_params,
+        )
         if tree is not None:
             return tree, algorithm
     if algorithm == "bnb":

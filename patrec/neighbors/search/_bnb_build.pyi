@@ -2,14 +2,29 @@
 import numpy as np
 import numpy.typing as npt
 
-def partition(data: npt.NDArray[np.floating], order: npt.NDArray[np.intp],
-              leaf_size: int, kmeans: bool, branching: int, seed: int,
-              node_start: npt.NDArray[np.intp], node_end: npt.NDArray[np.intp],
-              node_child: npt.NDArray[np.intp],
-              node_nchild: npt.NDArray[np.intp]) -> tuple[int, int]: ...
-def measure_nodes(kind: int, p: float, data: npt.NDArray[np.floating],
-                  order: npt.NDArray[np.intp], node_start: npt.NDArray[np.intp],
-                  node_end: npt.NDArray[np.intp], node_nchild: npt.NDArray[np.intp],
-                  centers: npt.NDArray[np.floating], radius: npt.NDArray[np.float64],
-                  low: npt.NDArray[np.floating], high: npt.NDArray[np.floating],
-                  to_center: npt.NDArray[np.float64]) -> None: ...
+def partition(
+    data: npt.NDArray[np.floating],
+    order: npt.NDArray[np.intp],
+    leaf_size: int,
+    kmeans: bool,
+    branching: int,
+    seed: int,
+    node_start: npt.NDArray[np.intp],
+    node_end: npt.NDArray[np.intp],
+    node_child: npt.NDArray[np.intp],
+    node_nchild: npt.NDArray[np.intp],
+) -> tuple[int, int]: ...
+def measure_nodes(
+    kind: int,
+    p: float,
+    data: npt.NDArray[np.floating],
+    order: npt.NDArray[np.intp],
+    node_start: npt.NDArray[np.intp],
+    node_end: npt.NDArray[np.intp],
+    node_nchild: npt.NDArray[np.intp],
+    centers: npt.NDArray[np.floating],
+    radius: npt.NDArray[np.float64],
+    low: npt.NDArray[np.floating],
+    high: npt.NDArray[np.floating],
+    to_center: npt.NDArray[np.float64],
+) -> None: ...

@@ -20,8 +20,6 @@
 # start .. end-1 of the tree order) and node_child/node_nchild (children numbered
 # consecutively; nchild == 0 at a leaf).  Python validates everything first.
 
-import numpy as np
-
 from libc.math cimport INFINITY, fabs, isfinite
 from libc.stdlib cimport free, malloc, qsort
 from libc.string cimport memcpy
@@ -85,7 +83,7 @@ cdef void _select(floating* data, intp_t* order, intp_t lo, intp_t hi, intp_t nt
 
 
 cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
-                       intp_t n_features, floating* low, floating* high) noexcept nogil:
+                        intp_t n_features, floating* low, floating* high) noexcept nogil:
     """Cut rows lo .. hi-1 at the median of their widest feature (rows moved in
     place); return the first row of the upper half, or -1 when all rows are equal."""
     cdef intp_t s, j, widest = 0
@@ -286,7 +284,7 @@ cdef intp_t _kmeans_labels(const floating* data, intp_t lo, intp_t hi,
                            double* weight, intp_t* labels) noexcept nogil:
     """Cluster rows lo .. hi-1 into labels[0 .. hi-lo-1]; return the number of
     clusters that received a sample."""
-    cdef intp_t m = hi - lo, n_sample, s, t, c, j, it, chosen, used
+    cdef intp_t m = hi - lo, n_sample, s, t, c, j, _iteration, chosen, used
     cdef double scale = 0, total, target, d
     # shift and scale: the mean and the largest deviation from it
     for j in range(n_features):
@@ -337,7 +335,7 @@ cdef intp_t _kmeans_labels(const floating* data, intp_t lo, intp_t hi,
             if d < weight[t]:
                 weight[t] = d
     # Lloyd's iterations on the sample (an empty cluster keeps its centre)
-    for it in range(KMEANS_ITER):
+    for _iteration in range(KMEANS_ITER):
         for c in range(n_clusters):
             counts[c] = 0
             for j in range(n_features):
@@ -369,11 +367,11 @@ cdef intp_t _kmeans_labels(const floating* data, intp_t lo, intp_t hi,
 
 
 cdef intp_t _kmeans_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
-                       intp_t n_clusters, intp_t n_features,
-                       unsigned long long* state, double* shift, double* centers,
-                       double* sums, intp_t* counts, intp_t* sample, double* weight,
-                       intp_t* labels, floating* rows, intp_t* indices,
-                       intp_t* cluster_start) noexcept nogil:
+                        intp_t n_clusters, intp_t n_features,
+                        unsigned long long* state, double* shift, double* centers,
+                        double* sums, intp_t* counts, intp_t* sample, double* weight,
+                        intp_t* labels, floating* rows, intp_t* indices,
+                        intp_t* cluster_start) noexcept nogil:
     """Cut rows lo .. hi-1 into k-means clusters, regrouped cluster by cluster (each
     keeps the rows' order); return how many, their first rows in cluster_start."""
     cdef intp_t used, c, s, position = 0

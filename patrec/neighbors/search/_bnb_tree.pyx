@@ -64,10 +64,10 @@ from libc.string cimport memcpy
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors.search._distances cimport (CITYBLOCK, MINKOWSKI, MetricKind,
-                                          SQEUCLIDEAN, dist_to_rdist, rdist,
-                                          rdist_to_dist, sqeuclidean_rdist)
+                                                 SQEUCLIDEAN, dist_to_rdist, rdist,
+                                                 rdist_to_dist, sqeuclidean_rdist)
 from patrec.neighbors.search._heap cimport (heap_init, heap_make, heap_push, heap_sort,
-                                     list_copy_ascending, list_push)
+                                            list_copy_ascending, list_push)
 
 cdef enum:
     MAX_BRANCHING = 64

@@ -102,7 +102,7 @@ from patrec._sums cimport sum_of_squares
 from patrec._typedefs cimport float32_t, float64_t, floating, intp_t
 from patrec.neighbors.search._distances cimport MetricKind, rdist, sqeuclidean_rdist
 from patrec.neighbors.search._heap cimport (NO_INDEX, heap_better, heap_init, heap_push,
-                                     heap_sort)
+                                            heap_sort)
 
 cdef enum:
     GROUP = 32  # candidates tested together by the GEMM filter

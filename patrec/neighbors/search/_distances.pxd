@@ -103,7 +103,7 @@ cdef inline floating minkowski_rdist(const floating* a, const floating* b,
 
 
 cdef inline floating rdist(MetricKind kind, double p, const floating* a, const floating* b,
-                    intp_t n_features) noexcept nogil:
+                           intp_t n_features) noexcept nogil:
     if kind == SQEUCLIDEAN:
         return sqeuclidean_rdist(a, b, n_features)
     if kind == CITYBLOCK:
@@ -126,7 +126,7 @@ cdef inline double dist_to_rdist(MetricKind kind, double p, double d) noexcept n
 
 
 cdef inline void sqeuclidean_rdist_4(const floating* x, const floating* y, intp_t n_features,
-                                floating* out) noexcept nogil:
+                                     floating* out) noexcept nogil:
     # Squared distances from x to the four consecutive rows y[0..3]: x[i] is loaded
     # once for four rows and the four sums are independent chains.
     cdef const floating* y1 = y + n_features

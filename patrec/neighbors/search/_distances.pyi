@@ -4,8 +4,19 @@ import numpy.typing as npt
 
 KINDS: dict[str, int]
 
-def pairwise_rdist(kind: int, p: float, X: npt.NDArray[np.floating],
-                   Y: npt.NDArray[np.floating], out: npt.NDArray[np.floating]) -> None: ...
-def group_min_rdist(kind: int, p: float, X: npt.NDArray[np.floating],
-                    Y: npt.NDArray[np.floating], group_of: npt.NDArray[np.intp],
-                    out: npt.NDArray[np.floating], nearest: npt.NDArray[np.intp]) -> None: ...
+def pairwise_rdist(
+    kind: int,
+    p: float,
+    X: npt.NDArray[np.floating],
+    Y: npt.NDArray[np.floating],
+    out: npt.NDArray[np.floating],
+) -> None: ...
+def group_min_rdist(
+    kind: int,
+    p: float,
+    X: npt.NDArray[np.floating],
+    Y: npt.NDArray[np.floating],
+    group_of: npt.NDArray[np.intp],
+    out: npt.NDArray[np.floating],
+    nearest: npt.NDArray[np.intp],
+) -> None: ...

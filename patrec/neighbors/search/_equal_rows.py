@@ -15,6 +15,7 @@ squared differences of distinct values cannot underflow to 0, that is, while no
 nonzero value is tiny; with tiny values `find` finds nothing and leaves every query
 to the search.  The loops are in ``_row_match.pyx``.
 """
+
 import numpy as np
 
 from ._row_match import keep_equal, no_tiny_values, row_keys
@@ -24,7 +25,7 @@ __all__ = ["EqualRows"]
 # Distinct values a, b no smaller in magnitude than this (or zero) differ by at least
 # ulp(this): 2**-532 in float64, 2**-73 in float32, whose squares are still above the
 # smallest subnormal (2**-1074, 2**-149), so a distance of 0 means equal rows.
-_SMALLEST_SAFE = {np.dtype(np.float64): 2.0 ** -480, np.dtype(np.float32): 2.0 ** -50}
+_SMALLEST_SAFE = {np.dtype(np.float64): 2.0**-480, np.dtype(np.float32): 2.0**-50}
 
 
 def _keys(rows):
@@ -62,8 +63,11 @@ class EqualRows:
         dtype, C-contiguous), -1 where there is none (and everywhere when tiny
         values make a distance of 0 ambiguous)."""
         found = np.full(len(X), -1, dtype=np.intp)
-        if (not len(X) or not len(self._keys)
-                or not (self._safe and no_tiny_values(X, _SMALLEST_SAFE[X.dtype]))):
+        if (
+            not len(X)
+            or not len(self._keys)
+            or not (self._safe and no_tiny_values(X, _SMALLEST_SAFE[X.dtype]))
+        ):
             return found
         keys = _keys(X)
         place = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)

@@ -8,6 +8,7 @@ with ties to the lower index.  So it gives the very answer of ``query`` and make
 the same number of distance evaluations, while writing down what happened.  The
 compiled search is not touched: explaining costs nothing when nobody asks.
 """
+
 import math
 
 import numpy as np
@@ -17,19 +18,36 @@ from ._distances import KINDS
 
 _SQEUCLIDEAN = KINDS["sqeuclidean"]
 
-ENTERED_DTYPE = np.dtype([("node", np.intp), ("distance", np.float64),
-                          ("bound", np.float64)])
-PRUNED_DTYPE = np.dtype([("node", np.intp), ("distance", np.float64),
-                         ("bound", np.float64), ("radius", np.float64)])
-BOXED_DTYPE = np.dtype([("node", np.intp), ("distance", np.float64),
-                        ("bound", np.float64)])
-SKIPPED_DTYPE = np.dtype([("node", np.intp), ("sample", np.intp),
-                          ("to_center", np.float64), ("distance", np.float64),
-                          ("bound", np.float64), ("far", np.bool_)])
-UPDATE_DTYPE = np.dtype([("sample", np.intp), ("distance", np.float64),
-                         ("bound", np.float64)])
-EVALUATION_DTYPE = np.dtype([("node", np.intp), ("sample", np.intp),
-                             ("distance", np.float64)])
+ENTERED_DTYPE = np.dtype(
+    [("node", np.intp), ("distance", np.float64), ("bound", np.float64)]
+)
+PRUNED_DTYPE = np.dtype(
+    [
+        ("node", np.intp),
+        ("distance", np.float64),
+        ("bound", np.float64),
+        ("radius", np.float64),
+    ]
+)
+BOXED_DTYPE = np.dtype(
+    [("node", np.intp), ("distance", np.float64), ("bound", np.float64)]
+)
+SKIPPED_DTYPE = np.dtype(
+    [
+        ("node", np.intp),
+        ("sample", np.intp),
+        ("to_center", np.float64),
+        ("distance", np.float64),
+        ("bound", np.float64),
+        ("far", np.bool_),
+    ]
+)
+UPDATE_DTYPE = np.dtype(
+    [("sample", np.intp), ("distance", np.float64), ("bound", np.float64)]
+)
+EVALUATION_DTYPE = np.dtype(
+    [("node", np.intp), ("sample", np.intp), ("distance", np.float64)]
+)
 
 
 class SearchExplanation:
@@ -92,8 +110,19 @@ class SearchExplanation:
     textbook's inequality, with room to spare.
     """
 
-    def __init__(self, query, k, indices, distances, entered, pruned, pruned_by_box,
-                 skipped, bound_updates, distance_evaluations):
+    def __init__(
+        self,
+        query,
+        k,
+        indices,
+        distances,
+        entered,
+        pruned,
+        pruned_by_box,
+        skipped,
+        bound_updates,
+        distance_evaluations,
+    ):
         self.query = query
         self.k = k
         self.indices = indices
@@ -106,11 +135,13 @@ class SearchExplanation:
         self.distance_evaluations = distance_evaluations
 
     def __repr__(self):
-        return (f"SearchExplanation(k={self.k}, entered={len(self.entered)} nodes, "
-                f"pruned={len(self.pruned)} nodes by rule 1 and "
-                f"{len(self.pruned_by_box)} by the box rule, skipped="
-                f"{len(self.skipped)} samples by rule 2, "
-                f"distance_evaluations={len(self.distance_evaluations)})")
+        return (
+            f"SearchExplanation(k={self.k}, entered={len(self.entered)} nodes, "
+            f"pruned={len(self.pruned)} nodes by rule 1 and "
+            f"{len(self.pruned_by_box)} by the box rule, skipped="
+            f"{len(self.skipped)} samples by rule 2, "
+            f"distance_evaluations={len(self.distance_evaluations)})"
+        )
 
 
 def explain_search(tree, x, k):
@@ -128,12 +159,26 @@ def _gap(x, low, high):
 
 
 class _Walk:
-
     def __init__(self, tree, x, k):
-        (self.data, self.centers, self.low, self.high, self.use_boxes,
-         self.node_start, self.node_end, self.node_child, self.node_nchild,
-         self.radius, self.to_center, self.order, self.grow,
-         self.tiny, self.kd_nodes, _, _) = tree._tree_arrays()
+        (
+            self.data,
+            self.centers,
+            self.low,
+            self.high,
+            self.use_boxes,
+            self.node_start,
+            self.node_end,
+            self.node_child,
+            self.node_nchild,
+            self.radius,
+            self.to_center,
+            self.order,
+            self.grow,
+            self.tiny,
+            self.kd_nodes,
+            _,
+            _,
+        ) = tree._tree_arrays()
         self.metric = tree._metric
         self.squared = self.metric.kind == _SQEUCLIDEAN
         self.x = x
@@ -167,13 +212,17 @@ class _Walk:
         distances = self.metric.finish(reduced)[0]
         indices = np.array([i for _, i in best], dtype=np.intp)
         return SearchExplanation(
-            self.x.copy(), self.k, indices, distances,
+            self.x.copy(),
+            self.k,
+            indices,
+            distances,
             np.array(self.entered, dtype=ENTERED_DTYPE),
             np.array(self.pruned, dtype=PRUNED_DTYPE),
             np.array(self.boxed, dtype=BOXED_DTYPE),
             np.array(self.skipped, dtype=SKIPPED_DTYPE),
             np.array(self.updates, dtype=UPDATE_DTYPE),
-            np.array(self.evaluations, dtype=EVALUATION_DTYPE))
+            np.array(self.evaluations, dtype=EVALUATION_DTYPE),
+        )
 
     def visit(self, node, d_node):
         self.entered.append((node, d_node, self.bound))
@@ -191,8 +240,9 @@ class _Walk:
             # Rule 1: D(x, M_c) > B + r_c, with the search's rounding margin.
             limit = (self.bound + self.radius[child]) * self.grow + self.tiny
             if (d > limit * limit) if self.squared else (d > limit):
-                self.pruned.append((child, self.true(d), self.bound,
-                                    self.radius[child]))
+                self.pruned.append(
+                    (child, self.true(d), self.bound, self.radius[child])
+                )
                 continue
             self.visit(child, self.true(d))
 
@@ -204,7 +254,7 @@ class _Walk:
         the leaves."""
         first, n_children = self.node_child[node], self.node_nchild[node]
         if n_children == 0:
-            d = float(self.reduced(self.centers[node:node + 1])[0])
+            d = float(self.reduced(self.centers[node : node + 1])[0])
             self.evaluations.append((node, -1, self.true(d)))
             limit = (self.bound + self.radius[node]) * self.grow + self.tiny
             if self.beyond(d, limit):  # rule 1
@@ -216,8 +266,12 @@ class _Walk:
         self.entered.append((node, np.nan, self.bound))
         # Expand: x's distance to every child's box, nearest box first.
         children = np.arange(first, first + n_children)
-        measured = [box_rdist(self.metric.kind, self.metric.p, self.x, self.low[c],
-                              self.high[c]) for c in children]
+        measured = [
+            box_rdist(
+                self.metric.kind, self.metric.p, self.x, self.low[c], self.high[c]
+            )
+            for c in children
+        ]
         for child, box in zip(children, measured):
             self.evaluations.append((child, -2, self.true(box)))
         for c in np.argsort(measured, kind="stable"):
@@ -259,8 +313,9 @@ class _Walk:
                 sample = int(self.order[s])
                 self.evaluations.append((node, sample, self.true(reduced[s - start])))
                 if self.push(reduced[s - start], sample):
-                    self.updates.append((sample, self.true(reduced[s - start]),
-                                         self.bound))
+                    self.updates.append(
+                        (sample, self.true(reduced[s - start]), self.bound)
+                    )
             return
         # The children's cells: the parent's with feature j narrowed to the child's
         # own interval, so only gap j changes (Arya and Mount's update).
@@ -292,7 +347,7 @@ class _Walk:
         # ... and the other side: D(x_i, M) > (B + D(x, M)) * grow + tiny ends it.
         high = (self.bound + d_node) * self.grow + self.tiny
         while s < stop and self.to_center[s] <= high:
-            reduced = self.reduced(self.data[s:s + 1])[0]
+            reduced = self.reduced(self.data[s : s + 1])[0]
             sample = int(self.order[s])
             self.evaluations.append((node, sample, self.true(reduced)))
             if self.push(reduced, sample):
@@ -303,8 +358,16 @@ class _Walk:
             self.skip(node, t, d_node, far=True)
 
     def skip(self, node, position, d_node, far):
-        self.skipped.append((node, int(self.order[position]), self.to_center[position],
-                             d_node, self.bound, far))
+        self.skipped.append(
+            (
+                node,
+                int(self.order[position]),
+                self.to_center[position],
+                d_node,
+                self.bound,
+                far,
+            )
+        )
 
     def push(self, reduced, sample):
         """Offer (reduced, sample) to the k best; True when it entered (then B is

@@ -9,6 +9,7 @@ a search uses is chosen in `patrec.neighbors.search._auto`.
 Dtype rule: the training set keeps its dtype (float32 or float64) and queries are
 cast to it, so float32 training data is searched with float32 kernels throughout.
 """
+
 import numbers
 
 import numpy as np
@@ -120,8 +121,12 @@ class NeighborIndex:
         evaluations = np.zeros(X.shape[0], dtype=np.intp) if count else None
 
         def rows(start, stop):
-            self._kneighbors(X[start:stop], distances[start:stop], indices[start:stop],
-                             None if evaluations is None else evaluations[start:stop])
+            self._kneighbors(
+                X[start:stop],
+                distances[start:stop],
+                indices[start:stop],
+                None if evaluations is None else evaluations[start:stop],
+            )
 
         run_row_ranges(rows, X.shape[0], n_jobs)
         self._metric.check_finite(distances)  # overflow: a clear error, not ties

@@ -7,14 +7,15 @@ comes from a matrix product (BLAS GEMM) and every candidate that could matter is
 re-checked with a directly computed distance, so the answer is exactly the direct
 method's.  The loops live in ``_brute.pyx``.
 """
+
 import threading
 
 import numpy as np
 
 from ..._parallel import single_thread_blas
+from . import _brute, _distances
 from ._equal_rows import EqualRows
 from ._index import NeighborIndex
-from . import _brute, _distances
 
 __all__ = ["BruteForce"]
 
@@ -117,13 +118,19 @@ class BruteForce(NeighborIndex):
             center = data.mean(axis=0, dtype=np.float64).astype(data.dtype)
         with np.errstate(over="ignore"):
             centered = data - center
-            largest = float(np.einsum("ij,ij->i", centered, centered,
-                                      dtype=np.float64).max(initial=0))
+            largest = float(
+                np.einsum("ij,ij->i", centered, centered, dtype=np.float64).max(
+                    initial=0
+                )
+            )
         candidates = [np.float32] if data.dtype == np.float32 else [np.float64]
         if data.dtype == np.float64 and data.shape[1] >= _FLOAT32_FILTER_FEATURES:
             candidates.insert(0, np.float32)
-        fitting = [dtype for dtype in candidates
-                   if largest <= float(np.finfo(dtype).max) / _NORM_HEADROOM]
+        fitting = [
+            dtype
+            for dtype in candidates
+            if largest <= float(np.finfo(dtype).max) / _NORM_HEADROOM
+        ]
         if not fitting:
             self._use_gemm = False  # direct distances (overflow is reported later)
             return
@@ -149,8 +156,11 @@ class BruteForce(NeighborIndex):
 
     def _search_all(self, X, k, n_jobs, count):
         # (not for minkowski: |a - b| ** p of distinct values may underflow to 0)
-        if (k > 1 or len(X) < _LOOKUP_MIN_QUERIES
-                or self._metric.kind == _distances.KINDS["minkowski"]):
+        if (
+            k > 1
+            or len(X) < _LOOKUP_MIN_QUERIES
+            or self._metric.kind == _distances.KINDS["minkowski"]
+        ):
             return super()._search_all(X, k, n_jobs, count)
         if self._lookup is not None:
             return self._look_up(X, n_jobs, count)
@@ -160,8 +170,10 @@ class BruteForce(NeighborIndex):
             rest = self._look_up(rest, n_jobs, count)
         else:
             rest = super()._search_all(rest, k, n_jobs, count)
-        return tuple(None if head is None else np.concatenate((head, tail))
-                     for head, tail in zip(first, rest))
+        return tuple(
+            None if head is None else np.concatenate((head, tail))
+            for head, tail in zip(first, rest)
+        )
 
     def _look_up(self, X, n_jobs, count):
         """The nearest neighbour of each query: looked up where the query is a
@@ -190,8 +202,16 @@ class BruteForce(NeighborIndex):
         """Search every training sample for the rows of ``X``."""
         if self._use_gemm:
             with single_thread_blas():
-                _brute.knn_gemm(X, self._data, self._centered, self._sqnorms,
-                                self._center, distances, indices)
+                _brute.knn_gemm(
+                    X,
+                    self._data,
+                    self._centered,
+                    self._sqnorms,
+                    self._center,
+                    distances,
+                    indices,
+                )
         else:
-            _brute.knn_direct(self._metric.kind, self._metric.p, X, self._data,
-                              distances, indices)
+            _brute.knn_direct(
+                self._metric.kind, self._metric.p, X, self._data, distances, indices
+            )

@@ -28,13 +28,14 @@ would over- or underflow, so any ``p`` works.  The quadratic form is computed as
 euclidean distance after the linear map x -> x L, where Q = L L^T is the Cholesky
 factorisation, so all kernels are the four coordinate-wise ones in ``_distances.pyx``.
 """
+
 import numbers
 
 import numpy as np
-from scipy.linalg import cholesky, LinAlgError
+from scipy.linalg import LinAlgError, cholesky
 
 from ..._parallel import run_row_ranges
-from ..._validation import check_X, check_option
+from ..._validation import check_option, check_X
 from . import _distances
 
 __all__ = ["METRICS", "METRIC_ALIASES", "Metric", "pairwise_distances"]
@@ -43,8 +44,15 @@ __all__ = ["METRICS", "METRIC_ALIASES", "Metric", "pairwise_distances"]
 METRIC_ALIASES = {"manhattan": "cityblock", "l1": "cityblock", "l2": "euclidean"}
 
 #: Every accepted ``metric`` name, the aliases of `METRIC_ALIASES` included.
-METRICS = ("euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski",
-           "mahalanobis", *METRIC_ALIASES)
+METRICS = (
+    "euclidean",
+    "sqeuclidean",
+    "cityblock",
+    "chebyshev",
+    "minkowski",
+    "mahalanobis",
+    *METRIC_ALIASES,
+)
 
 
 def canonical_metric(metric):
@@ -92,7 +100,8 @@ class Metric:
         if metric == "minkowski":
             self.p = _check_p(p)
             metric = {1.0: "cityblock", 2.0: "euclidean", np.inf: "chebyshev"}.get(
-                self.p, "minkowski")
+                self.p, "minkowski"
+            )
         if metric == "mahalanobis":
             self.transform = _cholesky_factor(params.pop("VI", None), n_features)
         if params:
@@ -138,8 +147,9 @@ class Metric:
         out = np.empty((X.shape[0], Y.shape[0]), dtype=X.dtype)
 
         def rows(start, stop):
-            _distances.pairwise_rdist(self.kind, self.p, X[start:stop], Y,
-                                      out[start:stop])
+            _distances.pairwise_rdist(
+                self.kind, self.p, X[start:stop], Y, out[start:stop]
+            )
 
         run_row_ranges(rows, X.shape[0], n_jobs)
         return out
@@ -158,8 +168,15 @@ class Metric:
         nearest = np.empty(X.shape[0], dtype=np.intp)
 
         def rows(start, stop):
-            _distances.group_min_rdist(self.kind, self.p, X[start:stop], Y, groups,
-                                       reduced[start:stop], nearest[start:stop])
+            _distances.group_min_rdist(
+                self.kind,
+                self.p,
+                X[start:stop],
+                Y,
+                groups,
+                reduced[start:stop],
+                nearest[start:stop],
+            )
 
         run_row_ranges(rows, X.shape[0], n_jobs)
         return reduced, nearest
@@ -207,8 +224,9 @@ def _cholesky_factor(VI, n_features):
         ) from None
 
 
-def pairwise_distances(X, Y=None, metric="euclidean", *, p=2, metric_params=None,
-                       n_jobs=None):
+def pairwise_distances(
+    X, Y=None, metric="euclidean", *, p=2, metric_params=None, n_jobs=None
+):
     """Distances between every row of ``X`` and every row of ``Y``.
 
     Each distance is computed directly from the coordinates (no expansion such as

@@ -38,6 +38,7 @@ exact: it returns what brute force returns.  The construction's loops live in
 ``_bnb_build.pyx`` (k-d cuts, and the means, radii, boxes and sorted leaf distances
 of either partition), the search in ``_bnb_tree.pyx``.
 """
+
 import numbers
 import time
 
@@ -46,9 +47,9 @@ import numpy as np
 from ..._parallel import run_row_ranges
 from ..._progress import Reporter
 from ..._validation import check_option, check_random_state, check_scalar
+from . import _bnb_build, _bnb_tree
 from ._explain import explain_search
 from ._index import NeighborIndex
-from . import _bnb_build, _bnb_tree
 
 __all__ = ["BranchBoundTree"]
 
@@ -62,6 +63,14 @@ _LEAF_SIZE = {"kd": 32, "kmeans": 64}
 
 class BranchBoundTree(NeighborIndex):
     """Exact k-nearest-neighbour and radius search by branch and bound.
+
+    Which rules prune depends on the partition.  The course's Fukunaga–Narendra
+    search, rules 1 and 2 on a tree of k-means clusters, is
+    ``BranchBoundTree(X, partition="kmeans")``.  The default, ``partition="kd"``
+    (faster, same answers), prunes whole nodes by the box rule; with the euclidean
+    metric it applies neither rule 1 nor rule 2 and scans the leaves it reaches,
+    with the other metrics it applies rules 1 and 2 at the leaves.  `explain`
+    records the rules of whichever partition the tree has.
 
     Parameters
     ----------
@@ -112,8 +121,9 @@ class BranchBoundTree(NeighborIndex):
     feature and a quickselect for the median; measuring the means, radii, boxes and
     leaf distances adds one pass per level.  A k-means tree costs one k-means run
     per internal node (on at most 2048 of its samples) plus an assignment of its
-    samples, O(n_samples * branching * n_features) per level.  A query costs O(log n_samples) node and sample distances when the data
-    are well clustered and the dimension is low; in high dimension the rules prune
+    samples, O(n_samples * branching * n_features) per level.  A query costs
+    O(log n_samples) node and sample distances when the data are well clustered and
+    the dimension is low; in high dimension the rules prune
     little and the cost approaches brute force's n_samples distances.
     ``query(..., return_counts=True)`` reports the count per query.
 
@@ -144,9 +154,18 @@ class BranchBoundTree(NeighborIndex):
     ((1, 3), True)
     """
 
-    def __init__(self, X, metric="euclidean", p=2, metric_params=None,
-                 partition="kd", branching=None, leaf_size=None, random_state=None,
-                 verbose=0):
+    def __init__(
+        self,
+        X,
+        metric="euclidean",
+        p=2,
+        metric_params=None,
+        partition="kd",
+        branching=None,
+        leaf_size=None,
+        random_state=None,
+        verbose=0,
+    ):
         log = Reporter(type(self).__name__, verbose)
         self.partition = check_option(partition, "partition", PARTITIONS)
         if partition == "kd" and branching not in (None, 2):
@@ -159,17 +178,21 @@ class BranchBoundTree(NeighborIndex):
         if leaf_size is None:
             leaf_size = _LEAF_SIZE[partition]
         super().__init__(X, metric, p, metric_params)
-        self.branching = check_scalar(branching, "branching", numbers.Integral, low=2,
-                                      high=_bnb_tree.MAX_CHILDREN)
+        self.branching = check_scalar(
+            branching, "branching", numbers.Integral, low=2, high=_bnb_tree.MAX_CHILDREN
+        )
         self.leaf_size = check_scalar(leaf_size, "leaf_size", numbers.Integral, low=1)
         self.random_state = random_state
         started = time.perf_counter()
         depth = self._partition(random_state, log)
         self._depth = depth
         self._measure_nodes(log)
-        log(1, f"built {self.n_nodes} nodes ({self.n_leaves} leaves of at most "
-               f"{self.leaf_size} samples, depth {depth}) over {self.n_samples} samples "
-               f"in {time.perf_counter() - started:.2f} s")
+        log(
+            1,
+            f"built {self.n_nodes} nodes ({self.n_leaves} leaves of at most "
+            f"{self.leaf_size} samples, depth {depth}) over {self.n_samples} samples "
+            f"in {time.perf_counter() - started:.2f} s",
+        )
 
     # -- construction -------------------------------------------------------------
 
@@ -182,19 +205,24 @@ class BranchBoundTree(NeighborIndex):
         kmeans = self.partition == "kmeans"
         if kmeans:  # k-means may cut off clusters of one sample
             capacity = 2 * n_samples + 1
-            seed = int(check_random_state(random_state).integers(1, 2 ** 63))
+            seed = int(check_random_state(random_state).integers(1, 2**63))
         else:  # halves of at least (leaf_size + 1) // 2 samples
             capacity = 2 * (n_samples // max(1, (self.leaf_size + 1) // 2) + 1)
             seed = 0
         arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(4)]
         started = time.perf_counter()
-        n_nodes, depth = _bnb_build.partition(data, order, self.leaf_size, kmeans,
-                                              self.branching, seed, *arrays)
+        n_nodes, depth = _bnb_build.partition(
+            data, order, self.leaf_size, kmeans, self.branching, seed, *arrays
+        )
         self._order = order
-        (self._node_start, self._node_end, self._node_child,
-         self._node_nchild) = (a[:n_nodes].copy() for a in arrays)
-        log(2, f"{'k-means' if kmeans else 'k-d'} partition: {n_nodes} nodes, depth {depth}, in "
-               f"{time.perf_counter() - started:.2f} s")
+        (self._node_start, self._node_end, self._node_child, self._node_nchild) = (
+            a[:n_nodes].copy() for a in arrays
+        )
+        log(
+            2,
+            f"{'k-means' if kmeans else 'k-d'} partition: {n_nodes} nodes, depth {depth}, in "
+            f"{time.perf_counter() - started:.2f} s",
+        )
         return depth
 
     def _measure_nodes(self, log):
@@ -208,10 +236,20 @@ class BranchBoundTree(NeighborIndex):
         self._to_center = np.zeros(data.shape[0], dtype=np.float64)
         low = np.empty((n_nodes, data.shape[1]), dtype=data.dtype)
         high = np.empty((n_nodes, data.shape[1]), dtype=data.dtype)
-        _bnb_build.measure_nodes(metric.kind, metric.p, data, self._order,
-                                 self._node_start, self._node_end, self._node_nchild,
-                                 self._centers, self._radius, low, high,
-                                 self._to_center)
+        _bnb_build.measure_nodes(
+            metric.kind,
+            metric.p,
+            data,
+            self._order,
+            self._node_start,
+            self._node_end,
+            self._node_nchild,
+            self._centers,
+            self._radius,
+            low,
+            high,
+            self._to_center,
+        )
         # The box rule belongs to the k-d partition, whose cells are boxes; the
         # k-means tree is searched by the course's two rules alone.
         self._use_boxes = self.partition == "kd"
@@ -219,8 +257,11 @@ class BranchBoundTree(NeighborIndex):
             low, high = low[:1], high[:1]  # (unused by the search)
         self._low, self._high = low, high
         self._kd_nodes, self._kd_cuts = self._kd_arrays(low, high)
-        log(2, f"means, radii and leaf distances measured in "
-               f"{time.perf_counter() - started:.2f} s")
+        log(
+            2,
+            f"means, radii and leaf distances measured in "
+            f"{time.perf_counter() - started:.2f} s",
+        )
         # Rounding margin of the pruning rules (see _bnb_tree.pyx): the distances'
         # own rounding, and the euclidean k-d search's cell bound, a sum of up to
         # n_features + depth terms.
@@ -235,14 +276,22 @@ class BranchBoundTree(NeighborIndex):
         high) in the feature its parent was cut on (one cache line for both
         children of a node, where the boxes take four)."""
         if not self._use_boxes:
-            return (np.full((1, 4), -1, dtype=np.intp),
-                    np.zeros((1, 2), dtype=self._data.dtype))
+            return (
+                np.full((1, 4), -1, dtype=np.intp),
+                np.zeros((1, 2), dtype=self._data.dtype),
+            )
         # each node was cut on its widest feature (any feature would be exact: the
         # cell bound is updated in it)
         inner = self._node_nchild > 0
         dims = np.argmax(high.astype(np.float64) - low, axis=1)
-        nodes = np.column_stack([self._node_child, np.where(inner, dims, -1),
-                                 self._node_start, self._node_end]).astype(np.intp)
+        nodes = np.column_stack(
+            [
+                self._node_child,
+                np.where(inner, dims, -1),
+                self._node_start,
+                self._node_end,
+            ]
+        ).astype(np.intp)
         cuts = np.zeros((len(nodes), 2), dtype=self._data.dtype)
         parents = np.flatnonzero(inner)
         for child in (self._node_child[parents], self._node_child[parents] + 1):
@@ -264,30 +313,59 @@ class BranchBoundTree(NeighborIndex):
         return rows
 
     def _tree_arrays(self):
-        return (self._data, self._centers, self._low, self._high, self._use_boxes,
-                self._node_start, self._node_end,
-                self._node_child, self._node_nchild, self._radius, self._to_center,
-                self._order, self._grow, self._tiny, self._kd_nodes, self._kd_cuts,
-                self._depth)
+        return (
+            self._data,
+            self._centers,
+            self._low,
+            self._high,
+            self._use_boxes,
+            self._node_start,
+            self._node_end,
+            self._node_child,
+            self._node_nchild,
+            self._radius,
+            self._to_center,
+            self._order,
+            self._grow,
+            self._tiny,
+            self._kd_nodes,
+            self._kd_cuts,
+            self._depth,
+        )
 
     # -- search -------------------------------------------------------------------
 
     def _kneighbors(self, X, distances, indices, evaluations):
         if X.shape[0] < _LOCALITY_MIN_QUERIES:
-            _bnb_tree.knn_search(self._metric.kind, self._metric.p, X,
-                                 *self._tree_arrays(), distances, indices, evaluations)
+            _bnb_tree.knn_search(
+                self._metric.kind,
+                self._metric.p,
+                X,
+                *self._tree_arrays(),
+                distances,
+                indices,
+                evaluations,
+            )
             return
         # Visit the queries in a space-filling-curve order (Morton's, on the first
         # features): neighbouring queries then walk the same nodes while they are
         # still in the cache.  (Any order gives the same answers.)  The queries are
         # gathered in that order into a copy, the answers written to their rows.
         order = _bnb_tree.locality_order(X, self._low[0], self._high[0])
-        _bnb_tree.knn_search(self._metric.kind, self._metric.p, X.take(order, axis=0),
-                             *self._tree_arrays(), distances, indices, evaluations,
-                             order)
+        _bnb_tree.knn_search(
+            self._metric.kind,
+            self._metric.p,
+            X.take(order, axis=0),
+            *self._tree_arrays(),
+            distances,
+            indices,
+            evaluations,
+            order,
+        )
 
-    def query_radius(self, X, r, return_distance=False, return_counts=False,
-                     n_jobs=None):
+    def query_radius(
+        self, X, r, return_distance=False, return_counts=False, n_jobs=None
+    ):
         """Find every training sample within distance ``r`` of each row of ``X``.
 
         Parameters
@@ -322,15 +400,22 @@ class BranchBoundTree(NeighborIndex):
 
         def rows(start, stop):
             pieces[start] = _bnb_tree.radius_search(
-                self._metric.kind, self._metric.p, X[start:stop], *self._tree_arrays(),
-                r, found[start:stop], evaluations[start:stop])
+                self._metric.kind,
+                self._metric.p,
+                X[start:stop],
+                *self._tree_arrays(),
+                r,
+                found[start:stop],
+                evaluations[start:stop],
+            )
 
         run_row_ranges(rows, n_queries, n_jobs)
         all_indices = np.concatenate([pieces[s][0] for s in sorted(pieces)] or [[]])
         all_reduced = np.concatenate([pieces[s][1] for s in sorted(pieces)] or [[]])
         splits = np.cumsum(found)[:-1]
-        result = (_object_array(np.split(all_indices.astype(np.intp), splits),
-                                n_queries),)
+        result = (
+            _object_array(np.split(all_indices.astype(np.intp), splits), n_queries),
+        )
         if return_distance:
             finished = self._metric.finish(all_reduced.astype(self.dtype)[None, :])[0]
             result += (_object_array(np.split(finished, splits), n_queries),)
@@ -339,13 +424,17 @@ class BranchBoundTree(NeighborIndex):
         return result[0] if len(result) == 1 else result
 
     def explain(self, x, k=1):
-        """The search for one query, step by step: what rules 1 and 2 pruned, and why.
+        """The search for one query, step by step: what each rule pruned, and why.
 
-        Repeats the search of ``query`` in Python on the same tree, writing down
-        every step: the nodes entered (nearest child first), the nodes pruned by
-        rule 1 with D(x, M_p), B and r_p at that moment, the samples of each leaf
-        skipped by rule 2, every improvement of the k best (and so of B), and every
-        distance computed.  The answer and the number of distance evaluations are
+        The rules are those of the tree's partition: rules 1 and 2 of Fukunaga and
+        Narendra on a ``partition="kmeans"`` tree (the course's search); the box
+        rule on the default k-d tree, plus rules 1 and 2 at its leaves for the
+        metrics other than the euclidean.  Repeats the search of ``query`` in
+        Python on the same tree, writing down every step: the nodes entered
+        (nearest child first), the nodes pruned by their boxes or by rule 1 with
+        D(x, M_p), B and r_p at that moment, the samples of each leaf skipped by
+        rule 2, every improvement of the k best (and so of B), and every distance
+        computed.  The answer and the number of distance evaluations are
         exactly those of ``query(x, k, return_counts=True)``; ``query`` itself is
         untouched.  `patrec.plotting.plot_search` draws the result.
 

@@ -1,10 +1,18 @@
 """Editing (Wilson, multi-edit) and condensing (Hart) of a training set."""
+
 import numpy as np
 import pytest
 
+from patrec.neighbors import (
+    KNeighborsClassifier,
+    Metric,
+    condense,
+    edit,
+    edit_condense,
+    multiedit,
+    pairwise_distances,
+)
 from patrec.neighbors.editing import condensing, editing
-from patrec.neighbors import (KNeighborsClassifier, Metric, condense, edit,
-                              edit_condense, multiedit, pairwise_distances)
 
 
 @pytest.fixture(params=["tree", "rows"])
@@ -19,8 +27,12 @@ def store_kind(request, monkeypatch):
 def _blobs(n_per_class, centres, scale, seed):
     rng = np.random.default_rng(seed)
     centres = np.asarray(centres, dtype=float)
-    X = np.concatenate([c + scale * rng.standard_normal((n_per_class, centres.shape[1]))
-                        for c in centres])
+    X = np.concatenate(
+        [
+            c + scale * rng.standard_normal((n_per_class, centres.shape[1]))
+            for c in centres
+        ]
+    )
     y = np.repeat(np.arange(len(centres)), n_per_class)
     return X, y
 
@@ -74,8 +86,9 @@ def test_edit_ties_follow_the_classifier(store_kind):
     X = rng.integers(0, 4, size=(40, 2)).astype(float)
     y = rng.integers(0, 3, size=40)
     for k in (1, 2, 4, 6):
-        np.testing.assert_array_equal(edit(X, y, n_neighbors=k),
-                                      _edit_reference(X, y, k))
+        np.testing.assert_array_equal(
+            edit(X, y, n_neighbors=k), _edit_reference(X, y, k)
+        )
 
 
 def test_edit_keeps_labels_of_any_type_and_leaves_input_alone():
@@ -92,7 +105,8 @@ def test_multiedit_is_deterministic_with_random_state():
     first = multiedit(X, y, random_state=7)
     np.testing.assert_array_equal(first, multiedit(X, y, random_state=7))
     np.testing.assert_array_equal(
-        first, multiedit(X, y, random_state=np.random.default_rng(7)))
+        first, multiedit(X, y, random_state=np.random.default_rng(7))
+    )
     assert np.all(np.diff(first) > 0)
 
 
@@ -127,10 +141,13 @@ def test_condense_is_consistent(seed):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_condense_matches_plain_reimplementation(seed):
     X, y = _blobs(30, [[0, 0], [1.5, 0]], 1.0, seed)
-    np.testing.assert_array_equal(condense(X, y), _condense_reference(X, y, np.arange(60)))
+    np.testing.assert_array_equal(
+        condense(X, y), _condense_reference(X, y, np.arange(60))
+    )
     order = np.random.default_rng(seed).permutation(60)
-    np.testing.assert_array_equal(condense(X, y, random_state=seed),
-                                  _condense_reference(X, y, order))
+    np.testing.assert_array_equal(
+        condense(X, y, random_state=seed), _condense_reference(X, y, order)
+    )
 
 
 def test_condense_ties_match_reimplementation():
@@ -138,7 +155,9 @@ def test_condense_ties_match_reimplementation():
     rng = np.random.default_rng(13)
     X = rng.integers(0, 5, size=(50, 2)).astype(float)
     y = rng.integers(0, 2, size=50)
-    np.testing.assert_array_equal(condense(X, y), _condense_reference(X, y, np.arange(50)))
+    np.testing.assert_array_equal(
+        condense(X, y), _condense_reference(X, y, np.arange(50))
+    )
 
 
 def test_condense_keeps_few_points_of_separated_blobs():
@@ -151,8 +170,11 @@ def test_condense_keeps_few_points_of_separated_blobs():
 def test_condense_other_metric_is_consistent():
     X, y = _blobs(50, [[0, 0], [1.5, 0]], 1.0, 10)
     kept = condense(X, y, metric="cityblock")
-    predicted = KNeighborsClassifier(n_neighbors=1, metric="cityblock").fit(
-        X[kept], y[kept]).predict(X)
+    predicted = (
+        KNeighborsClassifier(n_neighbors=1, metric="cityblock")
+        .fit(X[kept], y[kept])
+        .predict(X)
+    )
     np.testing.assert_array_equal(predicted, y)
 
 
@@ -193,30 +215,33 @@ def test_bad_parameters():
 
 # -- Hart's condensing at scale: the same kept set as a distance row per addition --
 
-def _condense_rows(X, y, order, metric="euclidean", p=2, metric_params=None,
-                   seeds=None):
+
+def _condense_rows(
+    X, y, order, metric="euclidean", p=2, metric_params=None, seeds=None
+):
     """The former implementation: one row of distances per stored sample, each
     sample keeping the label of its nearest stored sample (first stored on ties).
     Distances are compared reduced (squared for the euclidean family), on data
     mapped once for mahalanobis."""
     spec = Metric(metric, p, metric_params, n_features=X.shape[1])
     X = spec.prepare(X)
-    reduced = {"euclidean": "sqeuclidean", "mahalanobis": "sqeuclidean"}.get(metric,
-                                                                          metric)
+    reduced = {"euclidean": "sqeuclidean", "mahalanobis": "sqeuclidean"}.get(
+        metric, metric
+    )
     n = X.shape[0]
     stored = np.zeros(n, dtype=bool)
     nearest = np.full(n, np.inf)
     label = np.full(n, -1)
 
     def store(i):
-        row = pairwise_distances(X[i:i + 1], X, reduced, p=p)[0]
+        row = pairwise_distances(X[i : i + 1], X, reduced, p=p)[0]
         closer = row < nearest
         nearest[closer] = row[closer]
         label[closer] = y[i]
         nearest[i], label[i] = -1.0, y[i]
         stored[i] = True
 
-    for i in (order[:1] if seeds is None else seeds):
+    for i in order[:1] if seeds is None else seeds:
         store(i)
     added = True
     while added:
@@ -228,9 +253,15 @@ def _condense_rows(X, y, order, metric="euclidean", p=2, metric_params=None,
     return np.flatnonzero(stored)
 
 
-METRIC_CASES = [("euclidean", {}), ("sqeuclidean", {}), ("cityblock", {}),
-                ("chebyshev", {}), ("minkowski", {"p": 3}), ("minkowski", {"p": 1.5}),
-                ("mahalanobis", "VI")]
+METRIC_CASES = [
+    ("euclidean", {}),
+    ("sqeuclidean", {}),
+    ("cityblock", {}),
+    ("chebyshev", {}),
+    ("minkowski", {"p": 3}),
+    ("minkowski", {"p": 1.5}),
+    ("mahalanobis", "VI"),
+]
 
 
 @pytest.mark.parametrize("metric, params", METRIC_CASES)
@@ -247,24 +278,33 @@ def test_condense_equals_one_row_per_addition(metric, params, dtype, seed, store
     if params == "VI":
         params = {"metric_params": {"VI": np.eye(d) * 2 + 0.5}}
     random_state = None if seed % 4 < 2 else seed
-    order = (np.arange(n) if random_state is None
-             else np.random.default_rng(seed).permutation(n))
+    order = (
+        np.arange(n)
+        if random_state is None
+        else np.random.default_rng(seed).permutation(n)
+    )
     np.testing.assert_array_equal(
         condense(X, y, metric, random_state=random_state, **params),
-        _condense_rows(X, y, order, metric, **params))
+        _condense_rows(X, y, order, metric, **params),
+    )
 
 
 def test_condense_large_equals_one_row_per_addition(store_kind):
     # many batches, several passes, the store growing in every part of the tree
     X, y = _blobs(1500, [[0, 0], [1.2, 0], [0.4, 1.0]], 1.0, 21)
     for random_state in (None, 3):
-        order = (np.arange(len(X)) if random_state is None
-                 else np.random.default_rng(3).permutation(len(X)))
+        order = (
+            np.arange(len(X))
+            if random_state is None
+            else np.random.default_rng(3).permutation(len(X))
+        )
         expected = _condense_rows(X, y, order)
-        np.testing.assert_array_equal(condense(X, y, random_state=random_state),
-                                      expected)
         np.testing.assert_array_equal(
-            condense(X, y, random_state=random_state, n_jobs=2), expected)
+            condense(X, y, random_state=random_state), expected
+        )
+        np.testing.assert_array_equal(
+            condense(X, y, random_state=random_state, n_jobs=2), expected
+        )
 
 
 def test_condense_is_consistent_with_duplicates_of_other_labels():
@@ -286,8 +326,9 @@ def test_condense_history_replays_hart():
     X, y = _blobs(120, [[0, 0], [1.2, 0]], 1.0, 23)
     kept, history = condense(X, y, random_state=4, return_history=True)
     np.testing.assert_array_equal(np.sort(history.stored), kept)
-    np.testing.assert_array_equal(history.order,
-                                  np.random.default_rng(4).permutation(len(X)))
+    np.testing.assert_array_equal(
+        history.order, np.random.default_rng(4).permutation(len(X))
+    )
     # replay: walk the order pass by pass; a sample enters the store exactly when
     # the stored sample nearest to it (first stored on ties) has another label
     store = list(history.seeds)
@@ -313,7 +354,8 @@ def test_condense_target_classes_keeps_the_others():
     assert 0 < np.sum(labels[kept] == "a") < 80
     seeds = np.flatnonzero(labels != "a")
     np.testing.assert_array_equal(
-        kept, _condense_rows(X, y, np.arange(len(X)), seeds=seeds))
+        kept, _condense_rows(X, y, np.arange(len(X)), seeds=seeds)
+    )
     nearest = np.argmin(pairwise_distances(X, X[kept]), axis=1)
     np.testing.assert_array_equal(labels[kept][nearest], labels)
     with pytest.raises(ValueError, match="not a class"):
@@ -330,6 +372,7 @@ def test_condense_overflowing_distances_are_reported():
 
 # -- repeated editing, kind_sel, target classes, histories --
 
+
 def test_repeated_edit_repeats_until_nothing_is_removed(store_kind):
     X, y = _blobs(60, [[0, 0], [1.2, 0], [0.5, 1.0]], 1.0, 25)
     kept, history = edit(X, y, n_neighbors=3, max_iter=50, return_history=True)
@@ -340,12 +383,14 @@ def test_repeated_edit_repeats_until_nothing_is_removed(store_kind):
         alive = once
     np.testing.assert_array_equal(kept, alive)
     assert history.removed[-1].shape[0] == 0 and history.n_rounds > 2
-    np.testing.assert_array_equal(edit(X, y, max_iter=1),
-                                  np.setdiff1d(np.arange(len(X)), history.removed[0]))
+    np.testing.assert_array_equal(
+        edit(X, y, max_iter=1), np.setdiff1d(np.arange(len(X)), history.removed[0])
+    )
     two = edit(X, y, max_iter=2)
     np.testing.assert_array_equal(
-        two, np.setdiff1d(np.arange(len(X)), np.r_[history.removed[0],
-                                                   history.removed[1]]))
+        two,
+        np.setdiff1d(np.arange(len(X)), np.r_[history.removed[0], history.removed[1]]),
+    )
 
 
 def test_edit_kind_sel_all_needs_every_neighbour_to_agree(store_kind):
@@ -377,10 +422,15 @@ def test_multiedit_history_replays_the_rounds(store_kind):
             judge = step.subsets[(i + 1) % len(step.subsets)]
             distances = pairwise_distances(X[judged], X[judge])
             nearest = judge[np.argmin(distances, axis=1)]
-            np.testing.assert_array_equal(step.discarded[i], judged[y[nearest] != y[judged]])
+            np.testing.assert_array_equal(
+                step.discarded[i], judged[y[nearest] != y[judged]]
+            )
         alive = np.setdiff1d(alive, np.concatenate(step.discarded))
     np.testing.assert_array_equal(kept, alive)
-    assert history.rounds[-1].discarded and sum(map(len, history.rounds[-1].discarded)) == 0
+    assert (
+        history.rounds[-1].discarded
+        and sum(map(len, history.rounds[-1].discarded)) == 0
+    )
     np.testing.assert_array_equal(kept, multiedit(X, y, n_splits=3, random_state=5))
 
 
@@ -391,19 +441,26 @@ def test_edit_condense_is_multiedit_then_condense():
     order = rng.permutation(len(edited))
     kept, history = edit_condense(X, y, random_state=6, return_history=True)
     np.testing.assert_array_equal(
-        kept, edited[_condense_rows(X[edited], y[edited], order)])
+        kept, edited[_condense_rows(X[edited], y[edited], order)]
+    )
     np.testing.assert_array_equal(
-        np.sort(np.concatenate([np.concatenate(r.discarded)
-                                for r in history.multiedit.rounds])),
-        np.setdiff1d(np.arange(len(X)), edited))
+        np.sort(
+            np.concatenate(
+                [np.concatenate(r.discarded) for r in history.multiedit.rounds]
+            )
+        ),
+        np.setdiff1d(np.arange(len(X)), edited),
+    )
     np.testing.assert_array_equal(np.sort(history.condense.stored), kept)
     assert len(kept) < 0.2 * len(X)
     # the condensed set classifies every edited sample correctly
-    np.testing.assert_array_equal(_one_nn_predict(X[kept], y[kept], X[edited]),
-                                  y[edited])
+    np.testing.assert_array_equal(
+        _one_nn_predict(X[kept], y[kept], X[edited]), y[edited]
+    )
     # with a seed, the edited samples are visited in a random order
     np.testing.assert_array_equal(
-        edit_condense(X, y, random_state=np.random.default_rng(6)), kept)
+        edit_condense(X, y, random_state=np.random.default_rng(6)), kept
+    )
 
 
 def test_a_class_edited_away_warns_and_is_gone():
@@ -429,9 +486,15 @@ def test_nothing_is_modified():
         np.testing.assert_array_equal(labels, labels_before)
 
 
-@pytest.mark.parametrize("reduce, name", [(edit, "edit"), (multiedit, "multiedit"),
-                                          (condense, "condense"),
-                                          (edit_condense, "edit_condense")])
+@pytest.mark.parametrize(
+    "reduce, name",
+    [
+        (edit, "edit"),
+        (multiedit, "multiedit"),
+        (condense, "condense"),
+        (edit_condense, "edit_condense"),
+    ],
+)
 def test_verbose_reports_to_stderr(reduce, name, capsys):
     X, y = _blobs(40, [[0, 0], [1.0, 0]], 1.0, 31)
     kept = reduce(X, y, verbose=2)
@@ -454,6 +517,7 @@ def test_verbose_reports_to_stderr(reduce, name, capsys):
 def test_growing_store_nearest_equals_brute_force():
     from patrec.neighbors import BruteForce
     from patrec.neighbors.editing._store import GrowingStore
+
     rng = np.random.default_rng(40)
     X = np.round(rng.normal(size=(600, 3)), 1)  # ties between equal distances
     for metric in ("euclidean", "cityblock", "chebyshev"):
@@ -463,17 +527,22 @@ def test_growing_store_nearest_equals_brute_force():
             store.clear()
             store.add(judge)
             expected = BruteForce(X[judge], metric).query(
-                X[judged], 1, return_distance=False)[:, 0]
+                X[judged], 1, return_distance=False
+            )[:, 0]
             np.testing.assert_array_equal(store.nearest(judged), judge[expected])
 
 
 @pytest.mark.parametrize("d", [2, 12])
 def test_threads_give_the_same_result(d):
     X, y = _blobs(700, [[0] * d, [1.0] + [0] * (d - 1)], 1.0, 41)
-    for reduce, params in ((edit, {"max_iter": 3}), (multiedit, {"random_state": 1}),
-                           (condense, {"random_state": 1}),
-                           (edit_condense, {"random_state": 1})):
-        np.testing.assert_array_equal(reduce(X, y, n_jobs=2, **params),
-                                      reduce(X, y, **params))
+    for reduce, params in (
+        (edit, {"max_iter": 3}),
+        (multiedit, {"random_state": 1}),
+        (condense, {"random_state": 1}),
+        (edit_condense, {"random_state": 1}),
+    ):
+        np.testing.assert_array_equal(
+            reduce(X, y, n_jobs=2, **params), reduce(X, y, **params)
+        )
     with pytest.raises(ValueError, match="n_jobs"):
         condense(X, y, n_jobs=0)

@@ -1,22 +1,36 @@
 """The resamplers: imbalanced-learn's protocol, its own checks, pipelines, and
 equality with the editing functions."""
+
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 from imblearn.pipeline import make_pipeline
-from imblearn.under_sampling import (CondensedNearestNeighbour,
-                                     EditedNearestNeighbours)
+from imblearn.under_sampling import CondensedNearestNeighbour, EditedNearestNeighbours
 from imblearn.utils.estimator_checks import parametrize_with_checks
 from sklearn.model_selection import cross_val_score
 
-from patrec.neighbors import (Condensing, EditCondensing, Editing,
-                              KNeighborsClassifier, MultiEditing, condense, edit,
-                              edit_condense, multiedit)
+from patrec.neighbors import (
+    Condensing,
+    EditCondensing,
+    Editing,
+    KNeighborsClassifier,
+    MultiEditing,
+    condense,
+    edit,
+    edit_condense,
+    multiedit,
+)
 
-SAMPLERS = [Editing(), Editing(max_iter=10), MultiEditing(random_state=0),
-            Condensing(), Condensing(random_state=0), EditCondensing(random_state=0)]
+SAMPLERS = [
+    Editing(),
+    Editing(max_iter=10),
+    MultiEditing(random_state=0),
+    Condensing(),
+    Condensing(random_state=0),
+    EditCondensing(random_state=0),
+]
 
 
 @parametrize_with_checks(SAMPLERS)
@@ -29,15 +43,21 @@ def test_imbalanced_learn_checks(estimator, check):
 def _imbalanced(seed=0):
     rng = np.random.default_rng(seed)
     sizes = (400, 250, 100)
-    X = np.concatenate([rng.normal(c, 1.0, (n, 2)) for c, n in zip((0, 2.0, 4.0), sizes)])
+    X = np.concatenate(
+        [rng.normal(c, 1.0, (n, 2)) for c, n in zip((0, 2.0, 4.0), sizes)]
+    )
     y = np.repeat(np.array(["big", "mid", "small"]), sizes)
     return X, y
 
 
-PAIRS = [(Editing, edit, {}), (Editing, edit, {"max_iter": 5, "kind_sel": "all"}),
-         (MultiEditing, multiedit, {"random_state": 3}),
-         (Condensing, condense, {}), (Condensing, condense, {"random_state": 3}),
-         (EditCondensing, edit_condense, {"random_state": 3})]
+PAIRS = [
+    (Editing, edit, {}),
+    (Editing, edit, {"max_iter": 5, "kind_sel": "all"}),
+    (MultiEditing, multiedit, {"random_state": 3}),
+    (Condensing, condense, {}),
+    (Condensing, condense, {"random_state": 3}),
+    (EditCondensing, edit_condense, {"random_state": 3}),
+]
 
 
 @pytest.mark.parametrize("sampler, function, params", PAIRS)
@@ -52,14 +72,22 @@ def test_resamplers_equal_their_functions(sampler, function, params):
     # a list of classes is the functions' target_classes
     resampler = sampler(sampling_strategy=["mid"], **params).fit(X, y)
     np.testing.assert_array_equal(
-        resampler.sample_indices_, function(X, y, target_classes=["mid"], **params))
+        resampler.sample_indices_, function(X, y, target_classes=["mid"], **params)
+    )
     assert resampler.sampling_strategy_ == {"mid": 100}
 
 
-@pytest.mark.parametrize("strategy, targeted", [
-    ("auto", {"big", "mid"}), ("not minority", {"big", "mid"}),
-    ("all", {"big", "mid", "small"}), ("majority", {"big"}),
-    ("not majority", {"mid", "small"}), (["small", "big"], {"small", "big"})])
+@pytest.mark.parametrize(
+    "strategy, targeted",
+    [
+        ("auto", {"big", "mid"}),
+        ("not minority", {"big", "mid"}),
+        ("all", {"big", "mid", "small"}),
+        ("majority", {"big"}),
+        ("not majority", {"mid", "small"}),
+        (["small", "big"], {"small", "big"}),
+    ],
+)
 def test_sampling_strategy_chooses_the_classes(strategy, targeted):
     X, y = _imbalanced(1)
     sampler = Editing(sampling_strategy=strategy).fit(X, y)
@@ -83,7 +111,8 @@ def test_default_keeps_the_minority_like_imbalanced_learn():
     theirs = EditedNearestNeighbours()
     theirs.fit_resample(X, y)
     np.testing.assert_array_equal(
-        Editing(kind_sel="all").fit(X, y).sample_indices_, theirs.sample_indices_)
+        Editing(kind_sel="all").fit(X, y).sample_indices_, theirs.sample_indices_
+    )
     assert np.sum(y[edit(X, y)] == 1) < 100  # the function thins every class
 
 
@@ -99,8 +128,15 @@ def test_condensing_keeps_untargeted_classes_and_is_consistent():
     assert np.sum(theirs == "small") == 100
 
 
-@pytest.mark.parametrize("sampler", [Editing(), MultiEditing(random_state=0),
-                                     Condensing(), EditCondensing(random_state=0)])
+@pytest.mark.parametrize(
+    "sampler",
+    [
+        Editing(),
+        MultiEditing(random_state=0),
+        Condensing(),
+        EditCondensing(random_state=0),
+    ],
+)
 def test_in_an_imbalanced_learn_pipeline(sampler):
     X, y = _imbalanced(4)
     model = make_pipeline(sampler, KNeighborsClassifier(n_neighbors=1))
@@ -126,7 +162,9 @@ def test_output_types_follow_the_input():
     X_list, y_list = Editing().fit_resample(X.tolist(), y.tolist())
     assert isinstance(X_list, list) and isinstance(y_list, list)
     np.testing.assert_array_equal(X_list, X_kept.to_numpy())
-    X32, y32 = Editing().fit_resample(X.astype(np.float32), np.unique(y, return_inverse=True)[1].astype(np.int32))
+    X32, y32 = Editing().fit_resample(
+        X.astype(np.float32), np.unique(y, return_inverse=True)[1].astype(np.int32)
+    )
     assert X32.dtype == np.float32 and y32.dtype == np.int32
 
 
@@ -155,10 +193,16 @@ def test_bad_inputs_are_refused():
     np.testing.assert_array_equal(y, y_before)
 
 
-@pytest.mark.parametrize("sampler, bad", [
-    (Editing(), {"n_neighbors": 50}), (MultiEditing(), {"n_splits": 50}),
-    (Condensing(), {"metric": "nope"}), (EditCondensing(), {"n_splits": 50}),
-], ids=["Editing", "MultiEditing", "Condensing", "EditCondensing"])
+@pytest.mark.parametrize(
+    "sampler, bad",
+    [
+        (Editing(), {"n_neighbors": 50}),
+        (MultiEditing(), {"n_splits": 50}),
+        (Condensing(), {"metric": "nope"}),
+        (EditCondensing(), {"n_splits": 50}),
+    ],
+    ids=["Editing", "MultiEditing", "Condensing", "EditCondensing"],
+)
 def test_a_refused_refit_leaves_the_fitted_resampler_as_it_was(sampler, bad):
     # the editing function checks its parameters after the data: the attributes of
     # the earlier fit used to be dropped (and half replaced) by then
@@ -170,8 +214,7 @@ def test_a_refused_refit_leaves_the_fitted_resampler_as_it_was(sampler, bad):
     sampler.set_params(**bad)
     with pytest.raises(ValueError):
         sampler.fit_resample(pd.DataFrame(X[::20], columns=["a", "b"]), y[::20])
-    after = {name: value for name, value in vars(sampler).items()
-             if name.endswith("_")}
+    after = {name: value for name, value in vars(sampler).items() if name.endswith("_")}
     assert after.keys() == {name for name in before if name.endswith("_")}
     assert all(after[name] is before[name] for name in after)
 

@@ -1,10 +1,16 @@
 """``algorithm="auto"``: the cost model's choice, its probe, and the tree it keeps."""
+
 import numpy as np
 import pytest
 
 from patrec.neighbors import BranchBoundTree, BruteForce
-from patrec.neighbors.search import _auto as auto, tree as tree_module
-from patrec.neighbors.search._auto import build_index, choose_algorithm, probe_evaluations
+from patrec.neighbors.search import _auto as auto
+from patrec.neighbors.search import tree as tree_module
+from patrec.neighbors.search._auto import (
+    build_index,
+    choose_algorithm,
+    probe_evaluations,
+)
 
 
 @pytest.fixture
@@ -23,8 +29,9 @@ def built_trees(monkeypatch):
 
 def clusters(rng, n, n_features, n_clusters=20, scale=0.01):
     centres = rng.normal(size=(n_clusters, n_features))
-    return centres[rng.integers(0, n_clusters, n)] + rng.normal(scale=scale,
-                                                                 size=(n, n_features))
+    return centres[rng.integers(0, n_clusters, n)] + rng.normal(
+        scale=scale, size=(n, n_features)
+    )
 
 
 @pytest.mark.parametrize("n_queries", [None, 5000])
@@ -36,8 +43,9 @@ def test_the_probed_tree_over_all_samples_is_the_tree_kept(built_trees, n_querie
     assert algorithm == "bnb" and isinstance(index, BranchBoundTree)
     assert built_trees == [5000]
     Q = np.random.default_rng(1).uniform(size=(50, 5))
-    np.testing.assert_array_equal(index.query(Q, k=5)[1],
-                                  BruteForce(X).query(Q, k=5)[1])
+    np.testing.assert_array_equal(
+        index.query(Q, k=5)[1], BruteForce(X).query(Q, k=5)[1]
+    )
 
 
 def test_data_a_small_tree_cannot_prune_never_build_the_whole_tree(built_trees):
@@ -76,11 +84,14 @@ def test_where_the_tree_is_expected_large_sets_probe_the_whole_tree(built_trees)
     assert built_trees == [40_000]
 
 
-@pytest.mark.parametrize("make, n_features", [
-    (lambda rng, n, d: rng.uniform(size=(n, d)), 8),
-    (lambda rng, n, d: rng.uniform(size=(n, d)), 32),
-    (clusters, 16),
-])
+@pytest.mark.parametrize(
+    "make, n_features",
+    [
+        (lambda rng, n, d: rng.uniform(size=(n, d)), 8),
+        (lambda rng, n, d: rng.uniform(size=(n, d)), 32),
+        (clusters, 16),
+    ],
+)
 @pytest.mark.parametrize("n_queries", [None, 3000])
 def test_choose_algorithm_and_build_index_agree(make, n_features, n_queries):
     X = make(np.random.default_rng(4), 3000, n_features)
@@ -96,7 +107,7 @@ def test_whole_tree_probe_counts_what_the_tree_evaluates():
     X = clusters(np.random.default_rng(5), 3000, 6, scale=0.3)
     order = auto._probe_order(3000)
     tree, mean = auto._probe_whole_tree(X, order, 4, "euclidean", 2, None, False, {})
-    rows = np.sort(np.random.default_rng(0).permutation(3000)[:auto._PROBE_QUERIES])
+    rows = np.sort(np.random.default_rng(0).permutation(3000)[: auto._PROBE_QUERIES])
     *_, counts = tree.query(X[rows], k=5, return_distance=False, return_counts=True)
     assert mean == pytest.approx(counts.mean())  # k + 1: imitating separate queries
     tree, mean = auto._probe_whole_tree(X, order, 4, "euclidean", 2, None, True, {})
@@ -123,7 +134,7 @@ def test_probe_subsets_grow_with_the_data():
     assert auto._probe_sizes(10_000) == (1024, 4096)
     assert auto._probe_sizes(65_536) == (1024, 4096)
     assert auto._probe_sizes(1_000_000) == (15_625, 62_500)
-    assert auto._probe_sizes(10 ** 8) == (16_384, 65_536)
+    assert auto._probe_sizes(10**8) == (16_384, 65_536)
 
 
 def test_a_large_data_set_is_probed_on_subsets_of_its_size(built_trees):
@@ -133,9 +144,13 @@ def test_a_large_data_set_is_probed_on_subsets_of_its_size(built_trees):
 
 
 def test_the_tree_costs_more_per_evaluation_once_it_outgrows_the_caches():
-    costs = [auto.search_costs(n, 12, "euclidean", n_queries=1, build=False,
-                                 evaluations=1000.0) for n in (10_000, 100_000,
-                                                               1_000_000)]
+    costs = [
+        auto.search_costs(
+            n, 12, "euclidean", n_queries=1, build=False, evaluations=1000.0
+        )
+        for n in (10_000, 100_000, 1_000_000)
+    ]
     assert costs[0][1] == costs[1][1] < costs[2][1] < 2 * costs[1][1]
-    assert [brute / n for (brute, _), n in zip(costs, (1e4, 1e5, 1e6))] == \
-        pytest.approx([costs[0][0] / 1e4] * 3)
+    assert [
+        brute / n for (brute, _), n in zip(costs, (1e4, 1e5, 1e6))
+    ] == pytest.approx([costs[0][0] / 1e4] * 3)

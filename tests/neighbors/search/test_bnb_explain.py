@@ -1,5 +1,6 @@
 """BranchBoundTree.explain: the search of one query step by step, exactly as query
 searches it."""
+
 import numpy as np
 import pytest
 
@@ -11,9 +12,14 @@ METRICS = [
     ("cityblock", {}),
     ("chebyshev", {}),
     ("minkowski", {"p": 3}),
-    ("mahalanobis", {"metric_params": {"VI": np.array([[2.0, 0.3, 0.0],
-                                                        [0.3, 1.0, 0.1],
-                                                        [0.0, 0.1, 0.5]])}}),
+    (
+        "mahalanobis",
+        {
+            "metric_params": {
+                "VI": np.array([[2.0, 0.3, 0.0], [0.3, 1.0, 0.1], [0.0, 0.1, 0.5]])
+            }
+        },
+    ),
 ]
 
 
@@ -35,8 +41,9 @@ PARTITIONS = [{"partition": "kd"}, {"partition": "kmeans", "branching": 3}]
 def test_same_answer_and_count_as_query(metric, params, dtype, shape):
     rng = np.random.default_rng(1)
     X = clustered(1500, 0).astype(dtype)
-    tree = BranchBoundTree(X, metric=metric, leaf_size=12, random_state=0,
-                           **shape, **params)
+    tree = BranchBoundTree(
+        X, metric=metric, leaf_size=12, random_state=0, **shape, **params
+    )
     queries = np.vstack([rng.uniform(-7, 7, size=(60, 3)), X[:20] + 1e-3, X[20:30]])
     for k in (1, 4):
         batch = tree.query(queries, k=k, return_counts=True)
@@ -50,8 +57,10 @@ def test_same_answer_and_count_as_query(metric, params, dtype, shape):
             if metric != "mahalanobis":
                 # (mahalanobis maps a batch of queries by one matrix product, whose
                 # rounding can differ in the last bit from a single row's)
-                for got, expected in zip((steps.distances, steps.indices,
-                                          len(steps.distance_evaluations)), batch):
+                for got, expected in zip(
+                    (steps.distances, steps.indices, len(steps.distance_evaluations)),
+                    batch,
+                ):
                     np.testing.assert_array_equal(got, expected[q])
 
 
@@ -59,8 +68,9 @@ def test_same_answer_and_count_as_query(metric, params, dtype, shape):
 @pytest.mark.parametrize("partition", ["kd", "kmeans"])
 def test_every_step_is_accounted_for(metric, params, partition):
     X = clustered(800, 2)
-    tree = BranchBoundTree(X, metric=metric, partition=partition, leaf_size=10,
-                           random_state=3, **params)
+    tree = BranchBoundTree(
+        X, metric=metric, partition=partition, leaf_size=10, random_state=3, **params
+    )
     boxes_seen = 0
     for x in np.random.default_rng(4).uniform(-6, 6, size=(30, 3)):
         steps = tree.explain(x, k=2)
@@ -81,8 +91,9 @@ def test_every_step_is_accounted_for(metric, params, partition):
             for node, distance, bound in steps.pruned_by_box:
                 nearest = np.clip(x, tree._low[node], tree._high[node])
                 assert distance > bound
-                expected = tree._metric.finish(tree._metric.reduced(
-                    x[None], nearest[None]))[0, 0]
+                expected = tree._metric.finish(
+                    tree._metric.reduced(x[None], nearest[None])
+                )[0, 0]
                 if metric == "sqeuclidean":  # searched as euclidean
                     expected = np.sqrt(expected)
                 if cells:  # the euclidean search's cell: a lower bound of the box
@@ -103,20 +114,26 @@ def test_every_step_is_accounted_for(metric, params, partition):
         measured = evaluations["sample"][evaluations["sample"] >= 0].tolist()
         skipped = steps.skipped["sample"].tolist()
         leaves = [node for node in entered if tree._node_nchild[node] == 0]
-        in_leaves = np.concatenate([tree._order[tree._node_start[leaf]:
-                                                tree._node_end[leaf]]
-                                    for leaf in leaves])
+        in_leaves = np.concatenate(
+            [
+                tree._order[tree._node_start[leaf] : tree._node_end[leaf]]
+                for leaf in leaves
+            ]
+        )
         assert sorted(measured + skipped) == sorted(in_leaves.tolist())
         # the node means measured are those of the children of entered nodes
         nodes = evaluations["node"][evaluations["sample"] == -1].tolist()
         if cells:
             assert nodes == []
         elif partition == "kd":  # the means of the leaves reached
-            assert set(nodes) == {n for n in set(entered) | set(pruned)
-                                  if tree._node_nchild[n] == 0}
+            assert set(nodes) == {
+                n for n in set(entered) | set(pruned) if tree._node_nchild[n] == 0
+            }
         else:
-            assert set(nodes) == (set(entered) | set(pruned)) - {0} or \
-                tree._node_nchild[0] == 0
+            assert (
+                set(nodes) == (set(entered) | set(pruned)) - {0}
+                or tree._node_nchild[0] == 0
+            )
         # B only shrinks, and ends at the k-th distance
         bounds = steps.bound_updates["bound"]
         assert (np.diff(bounds[np.isfinite(bounds)]) <= 0).all()
@@ -128,12 +145,14 @@ def test_every_step_is_accounted_for(metric, params, partition):
 
 
 # (the euclidean search of the k-d partition applies neither rule: cityblock there)
-@pytest.mark.parametrize("partition, metric", [("kd", "cityblock"),
-                                               ("kmeans", "euclidean")])
+@pytest.mark.parametrize(
+    "partition, metric", [("kd", "cityblock"), ("kmeans", "euclidean")]
+)
 def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition, metric):
     X = clustered(2000, 5)
-    tree = BranchBoundTree(X, partition=partition, metric=metric, leaf_size=16,
-                           random_state=0)
+    tree = BranchBoundTree(
+        X, partition=partition, metric=metric, leaf_size=16, random_state=0
+    )
     order = 1 if metric == "cityblock" else 2
     n_pruned = n_near = n_far = 0
     for x in np.random.default_rng(6).uniform(-6, 6, size=(50, 3)):
@@ -144,7 +163,8 @@ def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition, met
         np.testing.assert_allclose(
             pruned["distance"],
             np.linalg.norm(tree._centers[pruned["node"]] - x, ord=order, axis=1),
-            rtol=1e-12)
+            rtol=1e-12,
+        )
         np.testing.assert_array_equal(pruned["radius"], tree._radius[pruned["node"]])
         skipped = steps.skipped
         near, far = skipped[~skipped["far"]], skipped[skipped["far"]]
@@ -153,9 +173,11 @@ def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition, met
         assert (far["to_center"] > far["bound"] + far["distance"]).all()
         np.testing.assert_allclose(
             skipped["to_center"],
-            np.linalg.norm(X[skipped["sample"]] - tree._centers[skipped["node"]],
-                           ord=order, axis=1),
-            rtol=1e-9)
+            np.linalg.norm(
+                X[skipped["sample"]] - tree._centers[skipped["node"]], ord=order, axis=1
+            ),
+            rtol=1e-9,
+        )
         n_pruned += len(pruned)
         n_near += len(near)
         n_far += len(far)
@@ -169,18 +191,23 @@ def test_distance_evaluations_hold_the_true_distances(partition):
     x = np.array([0.5, -0.2, 1.0])
     evaluations = tree.explain(x, k=3).distance_evaluations
     samples = evaluations[evaluations["sample"] >= 0]
-    np.testing.assert_allclose(samples["distance"],
-                               np.linalg.norm(X[samples["sample"]] - x, axis=1),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        samples["distance"],
+        np.linalg.norm(X[samples["sample"]] - x, axis=1),
+        rtol=1e-12,
+    )
     nodes = evaluations[evaluations["sample"] == -1]
-    np.testing.assert_allclose(nodes["distance"],
-                               np.linalg.norm(tree._centers[nodes["node"]] - x, axis=1),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        nodes["distance"],
+        np.linalg.norm(tree._centers[nodes["node"]] - x, axis=1),
+        rtol=1e-12,
+    )
     boxes = evaluations[evaluations["sample"] == -2]  # the k-d partition's boxes
     assert (len(boxes) > 0) == (partition == "kd")
     nearest = np.clip(x, tree._low[boxes["node"]], tree._high[boxes["node"]])
-    np.testing.assert_allclose(boxes["distance"], np.linalg.norm(nearest - x, axis=1),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        boxes["distance"], np.linalg.norm(nearest - x, axis=1), rtol=1e-12
+    )
     assert len(samples) + len(nodes) + len(boxes) == len(evaluations)
 
 

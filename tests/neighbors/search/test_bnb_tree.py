@@ -1,5 +1,6 @@
 """What is particular to the branch-and-bound tree: its structure, the pruning it
 achieves, the radius search and its parameters."""
+
 import numpy as np
 import pytest
 
@@ -27,8 +28,10 @@ def test_structure_invariants(partition):
         first, count = tree._node_child[node], tree._node_nchild[node]
         assert 2 <= count <= branching
         if partition == "kd":  # two halves, cut at the median
-            assert tree._node_end[first] - tree._node_start[first] == \
-                (tree._node_end[node] - tree._node_start[node]) // 2
+            assert (
+                tree._node_end[first] - tree._node_start[first]
+                == (tree._node_end[node] - tree._node_start[node]) // 2
+            )
         assert tree._node_start[first] == tree._node_start[node]
         assert tree._node_end[first + count - 1] == tree._node_end[node]
     for node in range(tree.n_nodes):
@@ -38,8 +41,9 @@ def test_structure_invariants(partition):
         np.testing.assert_allclose(tree._radius[node], radius.max(), rtol=1e-12)
         if partition == "kd":  # the bounding box of the node's samples
             np.testing.assert_array_equal(tree._low[node], X[tree._order[lo:hi]].min(0))
-            np.testing.assert_array_equal(tree._high[node],
-                                          X[tree._order[lo:hi]].max(0))
+            np.testing.assert_array_equal(
+                tree._high[node], X[tree._order[lo:hi]].max(0)
+            )
         if leaves[node]:
             assert hi - lo <= 16
             to_center = tree._to_center[lo:hi]
@@ -55,8 +59,9 @@ def test_counts_show_the_pruning():
     assert counts.shape == (200,) and counts.dtype == np.intp
     assert (counts >= 1).all()
     assert counts.mean() < 0.02 * len(X)  # far fewer than brute force's 20000
-    indices_only, counts_only = tree.query(Q, k=1, return_distance=False,
-                                           return_counts=True)
+    indices_only, counts_only = tree.query(
+        Q, k=1, return_distance=False, return_counts=True
+    )
     np.testing.assert_array_equal(indices_only, indices)
     np.testing.assert_array_equal(counts_only, counts)
 
@@ -65,12 +70,23 @@ def test_answers_do_not_depend_on_the_tree_shape():
     rng = np.random.default_rng(2)
     X, Q = clustered(rng, 3000, 4), clustered(rng, 400, 4)  # 400: Z-order path
     expected = BruteForce(X).query(Q, k=6)
-    for branching, leaf_size, seed in [(2, 1, 0), (3, 5, 1), (8, 32, 2), (64, 200, 3),
-                                       (None, 1, None), (None, 7, None),
-                                       (None, 5000, None)]:
+    for branching, leaf_size, seed in [
+        (2, 1, 0),
+        (3, 5, 1),
+        (8, 32, 2),
+        (64, 200, 3),
+        (None, 1, None),
+        (None, 7, None),
+        (None, 5000, None),
+    ]:
         partition = "kd" if seed is None else "kmeans"
-        tree = BranchBoundTree(X, partition=partition, branching=branching,
-                               leaf_size=leaf_size, random_state=seed)
+        tree = BranchBoundTree(
+            X,
+            partition=partition,
+            branching=branching,
+            leaf_size=leaf_size,
+            random_state=seed,
+        )
         distances, indices = tree.query(Q, k=6)
         np.testing.assert_array_equal(indices, expected[1])
         np.testing.assert_array_equal(distances, expected[0])
@@ -94,12 +110,16 @@ def test_query_radius_includes_the_boundary(metric):
     X = rng.integers(-3, 4, size=(500, 2)).astype(float)
     Q = rng.integers(-3, 4, size=(30, 2)).astype(float)
     diff = np.abs(Q[:, None] - X[None])
-    exact = {"euclidean": np.sqrt((diff ** 2).sum(-1)), "cityblock": diff.sum(-1),
-             "chebyshev": diff.max(-1)}[metric]
+    exact = {
+        "euclidean": np.sqrt((diff**2).sum(-1)),
+        "cityblock": diff.sum(-1),
+        "chebyshev": diff.max(-1),
+    }[metric]
     tree = BranchBoundTree(X, metric=metric, leaf_size=8, random_state=0)
     for r in (0.0, 1.0, 2.0, 3.0):
-        indices, distances, counts = tree.query_radius(Q, r, return_distance=True,
-                                                       return_counts=True)
+        indices, distances, counts = tree.query_radius(
+            Q, r, return_distance=True, return_counts=True
+        )
         assert indices.shape == distances.shape == counts.shape == (30,)
         for row in range(30):
             inside = np.flatnonzero(exact[row] <= r)
@@ -161,16 +181,22 @@ PARTITION_SETTINGS = [
     {"partition": "kmeans", "random_state": 0},
     {"partition": "kmeans", "branching": 2, "leaf_size": 3, "random_state": 1},
 ]
-SEARCH_METRICS = [("euclidean", {}), ("cityblock", {}), ("chebyshev", {}),
-                  ("minkowski", {"p": 3}),
-                  ("mahalanobis", "VI")]
+SEARCH_METRICS = [
+    ("euclidean", {}),
+    ("cityblock", {}),
+    ("chebyshev", {}),
+    ("minkowski", {"p": 3}),
+    ("mahalanobis", "VI"),
+]
 
 
-@pytest.mark.parametrize("settings", PARTITION_SETTINGS,
-                         ids=["kd", "kd-small", "kmeans", "kmeans-small"])
+@pytest.mark.parametrize(
+    "settings", PARTITION_SETTINGS, ids=["kd", "kd-small", "kmeans", "kmeans-small"]
+)
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("metric, params", SEARCH_METRICS,
-                         ids=[m for m, _ in SEARCH_METRICS])
+@pytest.mark.parametrize(
+    "metric, params", SEARCH_METRICS, ids=[m for m, _ in SEARCH_METRICS]
+)
 def test_every_partition_returns_brute_force_answers(settings, dtype, metric, params):
     """Distances and indices equal brute force's, ties to the lower index, on data
     with ties, duplicates, one feature, fewer samples than a leaf and extreme
@@ -182,18 +208,23 @@ def test_every_partition_returns_brute_force_answers(settings, dtype, metric, pa
         X = X.astype(dtype)
         if params == "VI":
             A = rng.normal(size=(X.shape[1], X.shape[1]))
-            params_here = {"metric_params": {"VI": A @ A.T + X.shape[1] * np.eye(
-                X.shape[1])}}
+            params_here = {
+                "metric_params": {"VI": A @ A.T + X.shape[1] * np.eye(X.shape[1])}
+            }
             if name == "extreme":
                 continue  # the map mixes 1e150 into every feature: overflow
         else:
             params_here = params
         brute = BruteForce(X, metric=metric, **params_here)
         tree = BranchBoundTree(X, metric=metric, **settings, **params_here)
-        queries = np.vstack([X[rng.integers(0, len(X), 50)]
-                             + rng.normal(scale=0.01, size=(50, X.shape[1]))
-                             .astype(dtype) * np.ptp(X, axis=0),
-                             X[:30]]).astype(dtype)
+        queries = np.vstack(
+            [
+                X[rng.integers(0, len(X), 50)]
+                + rng.normal(scale=0.01, size=(50, X.shape[1])).astype(dtype)
+                * np.ptp(X, axis=0),
+                X[:30],
+            ]
+        ).astype(dtype)
         n = len(X)
         for k in sorted({1, 5, min(n, 17), n}):
             if k > n:
@@ -201,10 +232,12 @@ def test_every_partition_returns_brute_force_answers(settings, dtype, metric, pa
             for Q, label in ((queries, "queries"), (X, "self")):
                 expected = brute.query(Q, k=k)
                 got = tree.query(Q, k=k)
-                np.testing.assert_array_equal(got[1], expected[1],
-                                              err_msg=f"{name} {label} k={k}")
-                np.testing.assert_array_equal(got[0], expected[0],
-                                              err_msg=f"{name} {label} k={k}")
+                np.testing.assert_array_equal(
+                    got[1], expected[1], err_msg=f"{name} {label} k={k}"
+                )
+                np.testing.assert_array_equal(
+                    got[0], expected[0], err_msg=f"{name} {label} k={k}"
+                )
         np.testing.assert_array_equal(tree.query_others(1)[1], brute.query_others(1)[1])
 
 
@@ -218,8 +251,10 @@ def test_partition_parameters_are_checked():
     assert BranchBoundTree(X).leaf_size == 32
     assert BranchBoundTree(X, partition="kmeans").leaf_size == 64
     # random_state shapes the k-means tree, and never the k-d tree
-    a, b = (BranchBoundTree(X, partition="kmeans", leaf_size=4, random_state=s)
-            for s in (0, 1))
+    a, b = (
+        BranchBoundTree(X, partition="kmeans", leaf_size=4, random_state=s)
+        for s in (0, 1)
+    )
     assert not np.array_equal(a._order, b._order)
     a, b = (BranchBoundTree(X, leaf_size=4, random_state=s) for s in (0, 1))
     np.testing.assert_array_equal(a._order, b._order)
@@ -235,14 +270,23 @@ def test_euclidean_kd_search_equals_brute_force_bit_for_bit(dtype, n_features):
     to 40 samples; its counts are explain's."""
     rng = np.random.default_rng(n_features)
     U = rng.uniform(size=(1500, n_features))
-    datasets = {"uniform": U, "clustered": clustered(rng, 1500, n_features),
-                "duplicates": np.round(U * 3) / 3, "offset": 1e4 + U}
+    datasets = {
+        "uniform": U,
+        "clustered": clustered(rng, 1500, n_features),
+        "duplicates": np.round(U * 3) / 3,
+        "offset": 1e4 + U,
+    }
     for name, X in datasets.items():
         X = X.astype(dtype)
         brute = BruteForce(X)
-        queries = np.vstack([X.min(axis=0) + (X.max(axis=0) - X.min(axis=0))
-                             * rng.uniform(-0.1, 1.1, size=(80, n_features)),
-                             X[:20]]).astype(dtype)
+        queries = np.vstack(
+            [
+                X.min(axis=0)
+                + (X.max(axis=0) - X.min(axis=0))
+                * rng.uniform(-0.1, 1.1, size=(80, n_features)),
+                X[:20],
+            ]
+        ).astype(dtype)
         for leaf_size in (1, 7, 40):
             tree = BranchBoundTree(X, leaf_size=leaf_size)
             for k in (1, 5, 10, 129):
@@ -255,13 +299,16 @@ def test_euclidean_kd_search_equals_brute_force_bit_for_bit(dtype, n_features):
             steps = tree.explain(x, k=5)
             counts = tree.query(x[None], k=5, return_counts=True)[2]
             assert len(steps.distance_evaluations) == counts[0]
-            np.testing.assert_array_equal(steps.indices, brute.query(x[None], k=5)[1][0])
+            np.testing.assert_array_equal(
+                steps.indices, brute.query(x[None], k=5)[1][0]
+            )
 
 
 @pytest.mark.parametrize("n_features", [1, 2, 3, 6])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_locality_order_is_a_permutation_that_groups_near_queries(n_features, dtype):
     from patrec.neighbors.search._bnb_tree import locality_order
+
     X = np.random.default_rng(n_features).uniform(size=(3000, n_features)).astype(dtype)
     order = locality_order(X, X.min(axis=0), X.max(axis=0))
     assert order.dtype == np.intp and sorted(order) == list(range(len(X)))
@@ -275,8 +322,9 @@ def test_locality_order_is_a_permutation_that_groups_near_queries(n_features, dt
 
 @pytest.mark.parametrize("partition", ["kd", "kmeans"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_queries_searched_in_locality_order_answer_in_the_callers_order(partition,
-                                                                        dtype):
+def test_queries_searched_in_locality_order_answer_in_the_callers_order(
+    partition, dtype
+):
     # from 256 queries on, the search visits them in Morton order and writes each
     # answer to its caller's row; one query at a time never reorders
     rng = np.random.default_rng(3)
@@ -285,7 +333,7 @@ def test_queries_searched_in_locality_order_answer_in_the_callers_order(partitio
     tree = BranchBoundTree(X, partition=partition, random_state=0)
     distances, indices, counts = tree.query(Q, k=4, return_counts=True)
     for i in (0, 1, 350, 699):
-        d1, i1, c1 = tree.query(Q[i:i + 1], k=4, return_counts=True)
+        d1, i1, c1 = tree.query(Q[i : i + 1], k=4, return_counts=True)
         np.testing.assert_array_equal(distances[i], d1[0])
         np.testing.assert_array_equal(indices[i], i1[0])
         assert counts[i] == c1[0]

@@ -12,6 +12,7 @@ filtered in float32, tiny and huge magnitudes -- and with ``n_jobs=2``; and whet
 the re-checks are made at once or deferred to the end of the query block (the list
 of deferred candidates cut short or re-checked early when it fills).
 """
+
 import numpy as np
 import pytest
 
@@ -34,9 +35,18 @@ def gemm(index, Q, k, block_queries=0, block_train=0, defer=-1, counted=False):
     directly)."""
     distances = np.empty((len(Q), k), dtype=index._data.dtype)
     indices = np.empty((len(Q), k), dtype=np.intp)
-    count = _brute.knn_gemm(Q, index._data, index._centered, index._sqnorms,
-                            index._center, distances, indices, block_queries,
-                            block_train, defer)
+    count = _brute.knn_gemm(
+        Q,
+        index._data,
+        index._centered,
+        index._sqnorms,
+        index._center,
+        distances,
+        indices,
+        block_queries,
+        block_train,
+        defer,
+    )
     return (distances, indices, count) if counted else (distances, indices)
 
 
@@ -64,16 +74,19 @@ def data_with_ties(n, n_features, dtype, scale, seed):
 
 
 # magnitudes whose squares underflow, and large ones still inside the filter's range
-SCALES = {np.float32: {"unit": 1.0, "tiny": 1e-25, "large": 1e12},
-          np.float64: {"unit": 1.0, "tiny": 1e-170, "large": 1e140}}
+SCALES = {
+    np.float32: {"unit": 1.0, "tiny": 1e-25, "large": 1e12},
+    np.float64: {"unit": 1.0, "tiny": 1e-170, "large": 1e140},
+}
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("n_features", [1, 5, 8, 40, 70, 300])
 @pytest.mark.parametrize("magnitude", ["unit", "tiny", "large"])
 def test_every_block_shape_gives_the_direct_answer(dtype, n_features, magnitude):
-    X, Q = data_with_ties(300, n_features, dtype, SCALES[dtype][magnitude],
-                          seed=n_features)
+    X, Q = data_with_ties(
+        300, n_features, dtype, SCALES[dtype][magnitude], seed=n_features
+    )
     index = BruteForce(X)
     assert index._use_gemm
     if dtype == np.float64 and n_features >= 8 and magnitude != "large":
@@ -124,8 +137,10 @@ def test_deferred_rechecks_are_about_k_a_query_from_256_features_on(dtype):
         Q = rng.normal(size=(50, n_features)).astype(dtype)
         index = BruteForce(X)
         for k in (1, 10):
-            counts = {defer: gemm(index, Q, k, 0, 256, defer=defer, counted=True)[2]
-                      for defer in (-1, 0, 1)}
+            counts = {
+                defer: gemm(index, Q, k, 0, 256, defer=defer, counted=True)[2]
+                for defer in (-1, 0, 1)
+            }
             assert counts[-1] == counts[rule]  # the default rule
             assert counts[1] <= 1.5 * k * len(Q) < counts[0]
 
@@ -165,8 +180,11 @@ def test_worker_threads_run_single_threaded_blas_and_the_setting_comes_back():
     threadpoolctl = pytest.importorskip("threadpoolctl")
 
     def blas_threads():
-        return [lib["num_threads"] for lib in threadpoolctl.threadpool_info()
-                if lib["user_api"] == "blas"]
+        return [
+            lib["num_threads"]
+            for lib in threadpoolctl.threadpool_info()
+            if lib["user_api"] == "blas"
+        ]
 
     with threadpoolctl.threadpool_limits(2, user_api="blas"):
         before = blas_threads()

@@ -1,5 +1,6 @@
 """Brute force's lookup of queries equal to training samples (k = 1): the answers
 are the search's, bit for bit, ties to the lowest index included."""
+
 import pickle
 
 import numpy as np
@@ -21,7 +22,7 @@ def searched(index, Q):
 
 def with_duplicates(rng, n, d, dtype):
     X = rng.normal(size=(n, d)).astype(dtype)
-    X[n // 2:n // 2 + 100] = X[:100]  # exact duplicates: the lower index wins
+    X[n // 2 : n // 2 + 100] = X[:100]  # exact duplicates: the lower index wins
     X[10] = -0.0
     X[11] = 0.0  # equal to -0.0
     X[12] = X[20]
@@ -29,9 +30,16 @@ def with_duplicates(rng, n, d, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("metric,params", [
-    ("euclidean", {}), ("sqeuclidean", {}), ("cityblock", {}), ("chebyshev", {}),
-    ("mahalanobis", {"VI": np.diag([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])})])
+@pytest.mark.parametrize(
+    "metric,params",
+    [
+        ("euclidean", {}),
+        ("sqeuclidean", {}),
+        ("cityblock", {}),
+        ("chebyshev", {}),
+        ("mahalanobis", {"VI": np.diag([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])}),
+    ],
+)
 def test_looked_up_answers_equal_the_search(dtype, metric, params):
     rng = np.random.default_rng(0)
     X = with_duplicates(rng, 5000, 6, dtype)
@@ -115,8 +123,9 @@ def test_minkowski_is_always_searched():
 def test_colliding_keys_are_searched(monkeypatch):
     # every row the same key: only queries equal to the first row of the run (row 0)
     # are found; the others are left to the search
-    monkeypatch.setattr(_equal_rows, "_keys",
-                        lambda rows: np.zeros(len(rows), dtype=np.uint64))
+    monkeypatch.setattr(
+        _equal_rows, "_keys", lambda rows: np.zeros(len(rows), dtype=np.uint64)
+    )
     X = np.random.default_rng(4).normal(size=(50, 3))
     X[30] = X[0]
     table = EqualRows(X)
@@ -143,6 +152,7 @@ def test_the_table_is_not_pickled_and_the_callers_arrays_are_unchanged():
 
 def test_keys_are_equal_for_equal_rows_and_differ_otherwise():
     from patrec.neighbors.search._row_match import row_keys
+
     rng = np.random.default_rng(6)
     for dtype in (np.float64, np.float32):
         X = rng.normal(size=(20000, 5)).astype(dtype)

@@ -8,6 +8,7 @@ The references:
   independent reference including ties and duplicates;
 - SciPy's ``cdist`` and scikit-learn's ``KDTree`` for the distances themselves.
 """
+
 import pickle
 from concurrent.futures import ThreadPoolExecutor
 
@@ -23,13 +24,21 @@ INDEXES = {
     "brute": BruteForce,
     "bnb": lambda X, **kw: BranchBoundTree(X, random_state=0, **kw),
     "bnb-small": lambda X, **kw: BranchBoundTree(X, leaf_size=3, **kw),
-    "bnb-kmeans": lambda X, **kw: BranchBoundTree(X, partition="kmeans",
-                                                  random_state=0, **kw),
+    "bnb-kmeans": lambda X, **kw: BranchBoundTree(
+        X, partition="kmeans", random_state=0, **kw
+    ),
     "bnb-kmeans-small": lambda X, **kw: BranchBoundTree(
-        X, partition="kmeans", branching=2, leaf_size=3, random_state=1, **kw),
+        X, partition="kmeans", branching=2, leaf_size=3, random_state=1, **kw
+    ),
 }
-METRICS = ["euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski",
-           "mahalanobis"]
+METRICS = [
+    "euclidean",
+    "sqeuclidean",
+    "cityblock",
+    "chebyshev",
+    "minkowski",
+    "mahalanobis",
+]
 
 
 def metric_kwargs(metric, n_features, rng):
@@ -56,11 +65,15 @@ def reference(X, Q, k, metric, **kwargs):
 @pytest.mark.parametrize("metric", METRICS)
 def test_same_answer_as_the_kernel_reference(index, dtype, metric):
     rng = np.random.default_rng(sum(map(ord, index + metric)))
-    for seed, n_features in enumerate([1, 2, 3, 7, 16, 50]):
+    for n_features in [1, 2, 3, 7, 16, 50]:
         n = int(rng.integers(50, 400))
-        X = (rng.normal(size=(n, n_features)) * rng.uniform(0.1, 10)
-             + rng.uniform(-100, 100)).astype(dtype)
-        Q = (X[rng.integers(0, n, 20)] + rng.normal(size=(20, n_features))).astype(dtype)
+        X = (
+            rng.normal(size=(n, n_features)) * rng.uniform(0.1, 10)
+            + rng.uniform(-100, 100)
+        ).astype(dtype)
+        Q = (X[rng.integers(0, n, 20)] + rng.normal(size=(20, n_features))).astype(
+            dtype
+        )
         kwargs = metric_kwargs(metric, n_features, rng)
         tree = INDEXES[index](X, metric=metric, **kwargs)
         for k in (1, 4, n):
@@ -79,31 +92,34 @@ def integer_data(rng, n, n_features, high=4):
 def exact_reduced(X, Q, metric):
     diff = np.abs(Q[:, None, :] - X[None, :, :])
     if metric in ("euclidean", "sqeuclidean"):
-        return (diff ** 2).sum(-1)
+        return (diff**2).sum(-1)
     if metric == "cityblock":
         return diff.sum(-1)
     if metric == "chebyshev":
         return diff.max(-1)
-    return (diff ** 3).sum(-1)  # minkowski, p = 3
+    return (diff**3).sum(-1)  # minkowski, p = 3
 
 
 @pytest.mark.parametrize("index", INDEXES)
-@pytest.mark.parametrize("metric", ["euclidean", "sqeuclidean", "cityblock",
-                                    "chebyshev", "minkowski"])
+@pytest.mark.parametrize(
+    "metric", ["euclidean", "sqeuclidean", "cityblock", "chebyshev", "minkowski"]
+)
 def test_ties_and_duplicates_go_to_the_lower_index(index, metric):
     rng = np.random.default_rng(7)
     for n_features in (1, 2, 5):
         X = integer_data(rng, 300, n_features, high=2)
         Q = integer_data(rng, 40, n_features, high=3)
         reduced = exact_reduced(X, Q, metric)
-        order = np.lexsort((np.broadcast_to(np.arange(300), reduced.shape), reduced),
-                           axis=1)
+        order = np.lexsort(
+            (np.broadcast_to(np.arange(300), reduced.shape), reduced), axis=1
+        )
         kwargs = {"p": 3} if metric == "minkowski" else {}
         for dtype in (np.float64, np.float32):
             tree = INDEXES[index](X.astype(dtype), metric=metric, **kwargs)
             for k in (1, 3, 17):
                 np.testing.assert_array_equal(
-                    tree.query(Q, k=k, return_distance=False), order[:, :k])
+                    tree.query(Q, k=k, return_distance=False), order[:, :k]
+                )
 
 
 @pytest.mark.parametrize("index", INDEXES)
@@ -117,8 +133,9 @@ def test_distances_match_scipy(index, metric):
         scipy_kwargs["p"] = 3
     distances, indices = INDEXES[index](X, metric=metric, **kwargs).query(Q, k=5)
     expected = cdist(Q, X, metric=metric, **scipy_kwargs)
-    np.testing.assert_allclose(distances, np.take_along_axis(expected, indices, 1),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        distances, np.take_along_axis(expected, indices, 1), rtol=1e-12
+    )
     np.testing.assert_allclose(distances, np.sort(expected, axis=1)[:, :5], rtol=1e-12)
 
 
@@ -161,8 +178,9 @@ def test_edge_cases_and_errors(index):
     tree = INDEXES[index](X)
     distances, indices = tree.query(np.empty((0, 3)), k=2)
     assert distances.shape == (0, 2) and indices.shape == (0, 2)
-    np.testing.assert_array_equal(tree.query(X, k=1, return_distance=False)[:, 0],
-                                  np.arange(20))
+    np.testing.assert_array_equal(
+        tree.query(X, k=1, return_distance=False)[:, 0], np.arange(20)
+    )
     with pytest.raises(ValueError, match="k=21 neighbours.*only 20"):
         tree.query(X, k=21)
     with pytest.raises(ValueError, match=r"k must be in \[1"):
@@ -233,10 +251,12 @@ def test_float32_filter_of_float64_data_is_exact_below_float32_resolution():
 def test_counts_of_brute_force_are_the_training_size():
     rng = np.random.default_rng(8)
     X, Q = rng.normal(size=(300, 2)), rng.normal(size=(7, 2))
-    indices, counts = BruteForce(X).query(Q, k=2, return_distance=False,
-                                          return_counts=True)
+    indices, counts = BruteForce(X).query(
+        Q, k=2, return_distance=False, return_counts=True
+    )
     np.testing.assert_array_equal(counts, np.full(7, 300))
     tree_indices, tree_counts = BranchBoundTree(X, random_state=0).query(
-        Q, k=2, return_distance=False, return_counts=True)
+        Q, k=2, return_distance=False, return_counts=True
+    )
     np.testing.assert_array_equal(tree_indices, indices)
     assert (tree_counts < 300).all()

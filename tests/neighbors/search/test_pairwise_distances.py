@@ -1,4 +1,5 @@
 """pairwise_distances against SciPy's cdist for every metric and both dtypes."""
+
 import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
@@ -39,7 +40,7 @@ def test_mahalanobis_is_the_root_of_the_quadratic_form():
     D = pairwise_distances(X, Y, "mahalanobis", metric_params={"VI": Q})
     diff = X[:, None, :] - Y[None, :, :]
     quadratic = np.einsum("ijk,kl,ijl->ij", diff, Q, diff)
-    np.testing.assert_allclose(D ** 2, quadratic, rtol=1e-12)
+    np.testing.assert_allclose(D**2, quadratic, rtol=1e-12)
     np.testing.assert_allclose(D, cdist(X, Y, "mahalanobis", VI=Q), rtol=1e-12)
 
 
@@ -66,8 +67,9 @@ def test_bad_input():
     with pytest.raises(ValueError, match="p must be >= 1"):
         pairwise_distances(np.ones((2, 2)), metric="minkowski", p=0.5)
     with pytest.raises(ValueError, match="square"):
-        pairwise_distances(np.ones((2, 2)), metric="mahalanobis",
-                           metric_params={"VI": np.ones(3)})
+        pairwise_distances(
+            np.ones((2, 2)), metric="mahalanobis", metric_params={"VI": np.ones(3)}
+        )
 
 
 # Found by tests/test_hypothesis_functions.py: the squares of data near 1e-160 fell
@@ -110,6 +112,7 @@ def test_squared_distance_kernel_rounds_as_its_scalar_definition(dtype):
     # the kernel runs its four sums in SIMD lanes (_sqdist_simd.h): every result
     # must equal the scalar order's bit for bit, whatever the number of features
     from patrec.neighbors.search import _distances
+
     rng = np.random.default_rng(0)
     for n_features in range(1, 19):
         scale = rng.choice([1e-3, 1.0, 1e5], size=(12, 1))

@@ -7,6 +7,7 @@ integer grid, values near the ends of the floating-point range, and metrics whos
 kernels round differently (large Minkowski p, chebyshev).  Integer-valued grids make
 every reduced distance exact in numpy, so the reference is independent of patrec.
 """
+
 import numpy as np
 import pytest
 
@@ -16,8 +17,9 @@ from patrec.neighbors.search import _brute
 INDEXES = {
     "brute": BruteForce,
     "bnb": lambda X, **kw: BranchBoundTree(X, leaf_size=3, **kw),
-    "bnb-kmeans": lambda X, **kw: BranchBoundTree(X, partition="kmeans", branching=2,
-                                                  leaf_size=3, random_state=0, **kw),
+    "bnb-kmeans": lambda X, **kw: BranchBoundTree(
+        X, partition="kmeans", branching=2, leaf_size=3, random_state=0, **kw
+    ),
 }
 
 
@@ -30,10 +32,11 @@ def exact_reference(X, Q, k, metric="euclidean", p=2):
         reduced = diff.sum(axis=2)
     elif metric == "minkowski":
         top = diff.max(axis=2, keepdims=True)
-        reduced = top[..., 0] * (np.divide(diff, top, out=np.zeros_like(diff),
-                                           where=top > 0) ** p).sum(axis=2) ** (1 / p)
+        reduced = top[..., 0] * (
+            np.divide(diff, top, out=np.zeros_like(diff), where=top > 0) ** p
+        ).sum(axis=2) ** (1 / p)
     else:
-        reduced = (diff ** 2).sum(axis=2)
+        reduced = (diff**2).sum(axis=2)
     columns = np.broadcast_to(np.arange(X.shape[0]), reduced.shape)
     return np.lexsort((columns, reduced), axis=1)[:, :k]
 
@@ -52,8 +55,10 @@ def two_far_clusters(offset, n_features, dtype, seed):
 
 
 @pytest.mark.parametrize("index", INDEXES)
-@pytest.mark.parametrize("dtype, offset", [(np.float64, 1e8), (np.float64, 1e12),
-                                           (np.float32, 1e5), (np.float32, 2e6)])
+@pytest.mark.parametrize(
+    "dtype, offset",
+    [(np.float64, 1e8), (np.float64, 1e12), (np.float32, 1e5), (np.float32, 2e6)],
+)
 @pytest.mark.parametrize("n_features", [1, 3, 40])
 def test_exact_with_norms_far_above_the_distances(index, dtype, offset, n_features):
     X, Q = two_far_clusters(offset, n_features, dtype, seed=n_features)
@@ -62,17 +67,21 @@ def test_exact_with_norms_far_above_the_distances(index, dtype, offset, n_featur
     np.testing.assert_array_equal(indices, exact_reference(X, Q, 7))
 
 
-@pytest.mark.parametrize("metric, p", [("minkowski", 50.0), ("minkowski", 300.0),
-                                       ("chebyshev", 2), ("cityblock", 2)])
+@pytest.mark.parametrize(
+    "metric, p",
+    [("minkowski", 50.0), ("minkowski", 300.0), ("chebyshev", 2), ("cityblock", 2)],
+)
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_tree_margins_keep_samples_on_the_node_radius(metric, p, dtype):
     """Grid points lie exactly on node radii and at equal distances from queries."""
     X, Q = two_far_clusters(1e5, 3, dtype, seed=7)
     for index in INDEXES:
-        indices = INDEXES[index](X, metric=metric, p=p).query(Q, k=6,
-                                                              return_distance=False)
-        np.testing.assert_array_equal(indices, exact_reference(X, Q, 6, metric, p),
-                                      err_msg=index)
+        indices = INDEXES[index](X, metric=metric, p=p).query(
+            Q, k=6, return_distance=False
+        )
+        np.testing.assert_array_equal(
+            indices, exact_reference(X, Q, 6, metric, p), err_msg=index
+        )
 
 
 def test_float32_filter_never_overflows_on_large_float64_data():
@@ -99,8 +108,9 @@ def test_query_far_outside_the_filter_range_is_compared_directly():
     assert np.isfinite(distances).all()
 
 
-@pytest.mark.parametrize("dtype, scale", [(np.float64, 2.0 ** -100),
-                                          (np.float32, 2.0 ** -66)])
+@pytest.mark.parametrize(
+    "dtype, scale", [(np.float64, 2.0**-100), (np.float32, 2.0**-66)]
+)
 def test_tiny_values_below_the_normal_range_stay_exact(dtype, scale):
     """Squares of such values underflow in float32 (the GEMM filter's dtype for
     float64 data with 40 features): the filter must not drop neighbours.  The
@@ -118,8 +128,9 @@ def test_tiny_values_below_the_normal_range_stay_exact(dtype, scale):
         np.testing.assert_array_equal(indices, direct_i, err_msg=index)
 
 
-@pytest.mark.parametrize("dtype, value", [(np.float32, 1e20), (np.float64, 1e160),
-                                          (np.float64, 1e200)])
+@pytest.mark.parametrize(
+    "dtype, value", [(np.float32, 1e20), (np.float64, 1e160), (np.float64, 1e200)]
+)
 @pytest.mark.parametrize("n_features", [2, 40])
 def test_overflowing_distances_are_a_clear_error(dtype, value, n_features):
     """Distances beyond the dtype's range are reported, never returned as ties."""

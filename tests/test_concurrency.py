@@ -82,9 +82,10 @@ def test_pickled_knn_is_no_larger_than_its_data_and_tree(algorithm):
     index = clf._index if hasattr(clf, "_index") else None
     tree_bytes = 0
     if isinstance(index, BranchBoundTree):
-        tree_bytes = sum(
-            a.nbytes for a in index._tree_arrays() if isinstance(a, np.ndarray)
-        )
+        from patrec.neighbors.search._bnb_tree import FIELDS
+
+        arrays = [getattr(index._tree, name) for name in FIELDS]
+        tree_bytes = sum(a.nbytes for a in arrays if isinstance(a, np.ndarray))
         size = len(pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
         assert size <= X.nbytes + tree_bytes + 4096, (size, X.nbytes, tree_bytes)
     size = len(pickle.dumps(clf, protocol=pickle.HIGHEST_PROTOCOL))

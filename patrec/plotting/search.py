@@ -87,12 +87,12 @@ def plot_search(
     if ax is None:
         ax = plt.gca()
     ball = _ball_outline(metric.name, metric.p)
-    centers, radius = tree._centers.astype(np.float64), tree._radius
+    centers, radius = tree._tree.centers.astype(np.float64), tree._tree.radius
     data = tree._training_rows().astype(np.float64)
 
     entered = explanation.entered["node"]
     for node in entered[1:] if len(entered) > 1 else entered:
-        if tree._use_boxes and tree._node_nchild[node] > 0:
+        if tree._tree.use_boxes and tree._tree.node_nchild[node] > 0:
             # the k-d partition tests its inner nodes by their boxes alone
             ax.add_patch(
                 Polygon(
@@ -271,7 +271,10 @@ def plot_search(
 
 def _box_corners(tree, node):
     """The four corners of a 2-D tree node's bounding box."""
-    low, high = tree._low[node].astype(np.float64), tree._high[node].astype(np.float64)
+    low, high = (
+        tree._tree.low[node].astype(np.float64),
+        tree._tree.high[node].astype(np.float64),
+    )
     return np.array([low, [high[0], low[1]], high, [low[0], high[1]]])
 
 

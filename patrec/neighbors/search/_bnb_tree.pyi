@@ -1,6 +1,7 @@
 # Type stub of the compiled module patrec.neighbors.search._bnb_tree.
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 MAX_CHILDREN: int
 
@@ -11,27 +12,56 @@ def box_rdist(
     low: npt.NDArray[np.floating],
     high: npt.NDArray[np.floating],
 ) -> float: ...
-def knn_search(
-    kind: int,
-    p: float,
-    queries: npt.NDArray[np.floating],
+
+@disjoint_base
+class SearchTree:
+    data: npt.NDArray[np.floating]
+    order: npt.NDArray[np.intp]
+    to_center: npt.NDArray[np.float64]
+    node_start: npt.NDArray[np.intp]
+    node_end: npt.NDArray[np.intp]
+    node_child: npt.NDArray[np.intp]
+    node_nchild: npt.NDArray[np.intp]
+    centers: npt.NDArray[np.floating]
+    radius: npt.NDArray[np.float64]
+    low: npt.NDArray[np.floating]
+    high: npt.NDArray[np.floating]
+    kd_nodes: npt.NDArray[np.intp]
+    kd_cuts: npt.NDArray[np.floating]
+    kind: int
+    p: float
+    grow: float
+    tiny: float
+    use_boxes: bool
+    depth: int
+
+FIELDS: tuple[str, ...]
+
+def make_search_tree(
+    *,
     data: npt.NDArray[np.floating],
-    centers: npt.NDArray[np.floating],
-    low: npt.NDArray[np.floating],
-    high: npt.NDArray[np.floating],
-    use_boxes: bool,
+    order: npt.NDArray[np.intp],
+    to_center: npt.NDArray[np.float64],
     node_start: npt.NDArray[np.intp],
     node_end: npt.NDArray[np.intp],
     node_child: npt.NDArray[np.intp],
     node_nchild: npt.NDArray[np.intp],
+    centers: npt.NDArray[np.floating],
     radius: npt.NDArray[np.float64],
-    to_center: npt.NDArray[np.float64],
-    order: npt.NDArray[np.intp],
-    grow: float,
-    tiny: float,
+    low: npt.NDArray[np.floating],
+    high: npt.NDArray[np.floating],
     kd_nodes: npt.NDArray[np.intp],
     kd_cuts: npt.NDArray[np.floating],
+    kind: int,
+    p: float,
+    grow: float,
+    tiny: float,
+    use_boxes: bool,
     depth: int,
+) -> SearchTree: ...
+def knn_search(
+    search_tree: SearchTree,
+    queries: npt.NDArray[np.floating],
     out_dist: npt.NDArray[np.floating],
     out_idx: npt.NDArray[np.intp],
     out_evals: npt.NDArray[np.intp] | None = None,
@@ -43,26 +73,8 @@ def locality_order(
     high: npt.NDArray[np.floating],
 ) -> npt.NDArray[np.intp]: ...
 def radius_search(
-    kind: int,
-    p: float,
+    search_tree: SearchTree,
     queries: npt.NDArray[np.floating],
-    data: npt.NDArray[np.floating],
-    centers: npt.NDArray[np.floating],
-    low: npt.NDArray[np.floating],
-    high: npt.NDArray[np.floating],
-    use_boxes: bool,
-    node_start: npt.NDArray[np.intp],
-    node_end: npt.NDArray[np.intp],
-    node_child: npt.NDArray[np.intp],
-    node_nchild: npt.NDArray[np.intp],
-    radius: npt.NDArray[np.float64],
-    to_center: npt.NDArray[np.float64],
-    order: npt.NDArray[np.intp],
-    grow: float,
-    tiny: float,
-    kd_nodes: npt.NDArray[np.intp],
-    kd_cuts: npt.NDArray[np.floating],
-    depth: int,
     r: float,
     out_counts: npt.NDArray[np.intp],
     out_evals: npt.NDArray[np.intp],

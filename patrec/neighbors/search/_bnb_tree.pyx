@@ -3,7 +3,8 @@
 #
 # Design
 # ------
-# The tree is a set of flat arrays (built by tree.py and _bnb_build.pyx):
+# The tree is one `SearchTree` object (declared in _bnb_tree.pxd, built by
+# `tree.build_search_tree` with the loops of _bnb_build.pyx) holding flat arrays:
 #
 #   node_start[p], node_end[p]   node p owns samples start .. end-1 of the tree order
 #   node_child[p], node_nchild[p]  its children are nodes child .. child+nchild-1
@@ -546,12 +547,55 @@ cdef void _free_workspace(Workspace* work) noexcept:
     work.gap = NULL
 
 
-cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] node_start,
-                     const intp_t[::1] node_end, const intp_t[::1] node_child,
-                     const intp_t[::1] node_nchild, const double[::1] radius,
-                     const double[::1] to_center, const intp_t[::1] order,
-                     double grow, double tiny, bint use_boxes,
-                     const intp_t[:, ::1] kd_nodes, const void* kd_cuts) noexcept:
+cdef class SearchTree:
+    """The compiled tree: its arrays (see the header of this module), the margins
+    ``grow`` and ``tiny`` of its pruning rules, and its metric (``kind``, ``p``).
+
+    Made by `make_search_tree` (which `patrec.neighbors.search.tree.build_search_tree`
+    calls); read-only, picklable.
+    """
+
+    def __reduce__(self):
+        return _from_fields, ({name: getattr(self, name) for name in FIELDS},)
+
+
+FIELDS = ("data", "order", "to_center", "node_start", "node_end", "node_child",
+          "node_nchild", "centers", "radius", "low", "high", "kd_nodes", "kd_cuts",
+          "kind", "p", "grow", "tiny", "use_boxes", "depth")
+
+
+def make_search_tree(*, data, order, to_center, node_start, node_end, node_child,
+                     node_nchild, centers, radius, low, high, kd_nodes, kd_cuts,
+                     int kind, double p, double grow, double tiny, bint use_boxes,
+                     intp_t depth):
+    """A `SearchTree` holding what it is given (the arrays are not copied)."""
+    cdef SearchTree tree = SearchTree.__new__(SearchTree)
+    tree.data, tree.order, tree.to_center = data, order, to_center
+    tree.node_start, tree.node_end = node_start, node_end
+    tree.node_child, tree.node_nchild = node_child, node_nchild
+    tree.centers, tree.radius, tree.low, tree.high = centers, radius, low, high
+    tree.kd_nodes, tree.kd_cuts = kd_nodes, kd_cuts
+    tree.kind, tree.p, tree.grow, tree.tiny = kind, p, grow, tiny
+    tree.use_boxes, tree.depth = use_boxes, depth
+    return tree
+
+
+def _from_fields(fields):
+    """Unpickle a `SearchTree`."""
+    return make_search_tree(**fields)
+
+
+cdef Tree _make_tree(SearchTree search_tree, const void* kd_cuts):
+    """The C view of ``search_tree`` that the loops take (pointers into its arrays,
+    which it keeps alive)."""
+    cdef const intp_t[::1] node_start = search_tree.node_start
+    cdef const intp_t[::1] node_end = search_tree.node_end
+    cdef const intp_t[::1] node_child = search_tree.node_child
+    cdef const intp_t[::1] node_nchild = search_tree.node_nchild
+    cdef const intp_t[::1] order = search_tree.order
+    cdef const double[::1] radius = search_tree.radius
+    cdef const double[::1] to_center = search_tree.to_center
+    cdef const intp_t[:, ::1] kd_nodes = search_tree.kd_nodes
     cdef Tree tree
     tree.kd_nodes = &kd_nodes[0, 0]
     tree.kd_cuts = kd_cuts
@@ -562,24 +606,17 @@ cdef Tree _make_tree(int kind, double p, intp_t n_features, const intp_t[::1] no
     tree.radius = &radius[0]
     tree.to_center = &to_center[0]
     tree.order = &order[0]
-    tree.n_features = n_features
-    tree.kind = <MetricKind> kind
-    tree.p = p
-    tree.grow = grow
-    tree.tiny = tiny
-    tree.use_boxes = use_boxes
+    tree.n_features = search_tree.data.shape[1]
+    tree.kind = <MetricKind> search_tree.kind
+    tree.p = search_tree.p
+    tree.grow = search_tree.grow
+    tree.tiny = search_tree.tiny
+    tree.use_boxes = search_tree.use_boxes
     return tree
 
 
-def knn_search(int kind, double p, const floating[:, ::1] queries,
-               const floating[:, ::1] data, const floating[:, ::1] centers,
-               const floating[:, ::1] low, const floating[:, ::1] high,
-               bint use_boxes, const intp_t[::1] node_start, const intp_t[::1] node_end,
-               const intp_t[::1] node_child, const intp_t[::1] node_nchild,
-               const double[::1] radius, const double[::1] to_center,
-               const intp_t[::1] order, double grow, double tiny,
-               const intp_t[:, ::1] kd_nodes, const floating[:, ::1] kd_cuts,
-               intp_t depth, floating[:, ::1] out_dist, intp_t[:, ::1] out_idx,
+def knn_search(SearchTree search_tree, const floating[:, ::1] queries,
+               floating[:, ::1] out_dist, intp_t[:, ::1] out_idx,
                intp_t[::1] out_evals=None, const intp_t[::1] out_rows=None):
     """k nearest neighbours of each query: reduced distances and training indices,
     best first, and the number of distance evaluations per query (unless
@@ -591,9 +628,13 @@ def knn_search(int kind, double p, const floating[:, ::1] queries,
     finished row once: a store to a distant row does not stall the search the way
     a heap living in that row would.)
     """
-    cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
-                                node_child, node_nchild, radius, to_center, order,
-                                grow, tiny, use_boxes, kd_nodes, &kd_cuts[0, 0])
+    cdef const floating[:, ::1] data = search_tree.data
+    cdef const floating[:, ::1] centers = search_tree.centers
+    cdef const floating[:, ::1] low = search_tree.low
+    cdef const floating[:, ::1] high = search_tree.high
+    cdef const floating[:, ::1] kd_cuts = search_tree.kd_cuts
+    cdef Tree tree = _make_tree(search_tree, &kd_cuts[0, 0])
+    cdef intp_t depth = search_tree.depth
     cdef Search search
     cdef intp_t i, row, k = out_idx.shape[1]
     cdef SignalWatch watch
@@ -714,15 +755,7 @@ def locality_order(const floating[:, ::1] queries, const floating[::1] low,
     return result
 
 
-def radius_search(int kind, double p, const floating[:, ::1] queries,
-                  const floating[:, ::1] data, const floating[:, ::1] centers,
-                  const floating[:, ::1] low, const floating[:, ::1] high,
-                  bint use_boxes, const intp_t[::1] node_start, const intp_t[::1] node_end,
-                  const intp_t[::1] node_child, const intp_t[::1] node_nchild,
-                  const double[::1] radius, const double[::1] to_center,
-                  const intp_t[::1] order, double grow, double tiny,
-                  const intp_t[:, ::1] kd_nodes, const floating[:, ::1] kd_cuts,
-                  intp_t depth, double r,
+def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double r,
                   intp_t[::1] out_counts, intp_t[::1] out_evals):
     """Training samples within distance ``r`` of each query.
 
@@ -730,9 +763,12 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
     each query sorted by (distance, training index); ``out_counts`` receives how many
     belong to each query.
     """
-    cdef Tree tree = _make_tree(kind, p, data.shape[1], node_start, node_end,
-                                node_child, node_nchild, radius, to_center, order,
-                                grow, tiny, use_boxes, kd_nodes, &kd_cuts[0, 0])
+    cdef const floating[:, ::1] data = search_tree.data
+    cdef const floating[:, ::1] centers = search_tree.centers
+    cdef const floating[:, ::1] low = search_tree.low
+    cdef const floating[:, ::1] high = search_tree.high
+    cdef const floating[:, ::1] kd_cuts = search_tree.kd_cuts
+    cdef Tree tree = _make_tree(search_tree, &kd_cuts[0, 0])
     cdef Search search
     cdef intp_t i, start
     cdef floating dummy = 0
@@ -749,8 +785,8 @@ def radius_search(int kind, double p, const floating[:, ::1] queries,
     search.capacity = 0
     search.found_idx = NULL
     search.found_rdist = NULL
-    search.bound = r * grow
-    search.radius_rdist = dist_to_rdist(tree.kind, p, r)
+    search.bound = r * tree.grow
+    search.radius_rdist = dist_to_rdist(tree.kind, tree.p, r)
     with nogil:
         for i in range(queries.shape[0]):
             start = search.n_found

@@ -1,6 +1,6 @@
 """The branch-and-bound search of one query, step by step (`BranchBoundTree.explain`).
 
-This walk reads the same flat arrays as the compiled search (``_bnb_tree.pyx``) and
+This walk reads the same `SearchTree` as the compiled search (``_bnb_tree.pyx``) and
 repeats its every decision in Python: the same distances (computed by the same
 kernels, through `Metric.reduced`), the same rounding margins, the same order of
 the children, the same window of each leaf, the same bounded list of the k best
@@ -160,25 +160,7 @@ def _gap(x, low, high):
 
 class _Walk:
     def __init__(self, tree, x, k):
-        (
-            self.data,
-            self.centers,
-            self.low,
-            self.high,
-            self.use_boxes,
-            self.node_start,
-            self.node_end,
-            self.node_child,
-            self.node_nchild,
-            self.radius,
-            self.to_center,
-            self.order,
-            self.grow,
-            self.tiny,
-            self.kd_nodes,
-            _,
-            _,
-        ) = tree._tree_arrays()
+        self.tree = tree._tree  # the compiled tree's arrays, read by name below
         self.metric = tree._metric
         self.squared = self.metric.kind == _SQEUCLIDEAN
         self.x = x
@@ -197,18 +179,20 @@ class _Walk:
         return math.sqrt(reduced) if self.squared else float(reduced)
 
     def run(self):
-        if self.use_boxes and self.squared:
+        if self.tree.use_boxes and self.squared:
             self.search_cells()
-        elif self.use_boxes:
+        elif self.tree.use_boxes:
             self.visit_boxes(0, 0.0)
         else:
             d_root = 0.0
-            if self.node_nchild[0] == 0:  # the root's distance matters only at a leaf
-                d_root = self.true(self.reduced(self.centers[:1])[0])
+            if (
+                self.tree.node_nchild[0] == 0
+            ):  # the root's distance matters only at a leaf
+                d_root = self.true(self.reduced(self.tree.centers[:1])[0])
                 self.evaluations.append((0, -1, d_root))
             self.visit(0, d_root)
         best = sorted(self.best)
-        reduced = np.array([[d for d, _ in best]], dtype=self.data.dtype)
+        reduced = np.array([[d for d, _ in best]], dtype=self.tree.data.dtype)
         distances = self.metric.finish(reduced)[0]
         indices = np.array([i for _, i in best], dtype=np.intp)
         return SearchExplanation(
@@ -226,22 +210,24 @@ class _Walk:
 
     def visit(self, node, d_node):
         self.entered.append((node, d_node, self.bound))
-        first, n_children = self.node_child[node], self.node_nchild[node]
+        first, n_children = self.tree.node_child[node], self.tree.node_nchild[node]
         if n_children == 0:
             self.scan_leaf(node, d_node)
             return
         # Expand: D(x, M_c) of every child (squared for euclidean), nearest first.
         children = np.arange(first, first + n_children)
-        measured = [float(d) for d in self.reduced(self.centers[children])]
+        measured = [float(d) for d in self.reduced(self.tree.centers[children])]
         for child, d in zip(children, measured):
             self.evaluations.append((child, -1, self.true(d)))
         for c in np.argsort(measured, kind="stable"):
             child, d = int(children[c]), measured[c]
             # Rule 1: D(x, M_c) > B + r_c, with the search's rounding margin.
-            limit = (self.bound + self.radius[child]) * self.grow + self.tiny
+            limit = (
+                self.bound + self.tree.radius[child]
+            ) * self.tree.grow + self.tree.tiny
             if (d > limit * limit) if self.squared else (d > limit):
                 self.pruned.append(
-                    (child, self.true(d), self.bound, self.radius[child])
+                    (child, self.true(d), self.bound, self.tree.radius[child])
                 )
                 continue
             self.visit(child, self.true(d))
@@ -252,13 +238,17 @@ class _Walk:
     def visit_boxes(self, node, box):
         """The k-d partition: the box rule at the internal nodes, rules 1 and 2 at
         the leaves."""
-        first, n_children = self.node_child[node], self.node_nchild[node]
+        first, n_children = self.tree.node_child[node], self.tree.node_nchild[node]
         if n_children == 0:
-            d = float(self.reduced(self.centers[node : node + 1])[0])
+            d = float(self.reduced(self.tree.centers[node : node + 1])[0])
             self.evaluations.append((node, -1, self.true(d)))
-            limit = (self.bound + self.radius[node]) * self.grow + self.tiny
+            limit = (
+                self.bound + self.tree.radius[node]
+            ) * self.tree.grow + self.tree.tiny
             if self.beyond(d, limit):  # rule 1
-                self.pruned.append((node, self.true(d), self.bound, self.radius[node]))
+                self.pruned.append(
+                    (node, self.true(d), self.bound, self.tree.radius[node])
+                )
                 return
             self.entered.append((node, self.true(d), self.bound))
             self.scan_leaf(node, self.true(d))
@@ -268,7 +258,11 @@ class _Walk:
         children = np.arange(first, first + n_children)
         measured = [
             box_rdist(
-                self.metric.kind, self.metric.p, self.x, self.low[c], self.high[c]
+                self.metric.kind,
+                self.metric.p,
+                self.x,
+                self.tree.low[c],
+                self.tree.high[c],
             )
             for c in children
         ]
@@ -277,7 +271,7 @@ class _Walk:
         for c in np.argsort(measured, kind="stable"):
             child, box = int(children[c]), measured[c]
             # The box rule: D(x, box) > B, with the search's rounding margin.
-            if self.beyond(box, self.bound * self.grow + self.tiny):
+            if self.beyond(box, self.bound * self.tree.grow + self.tree.tiny):
                 self.boxed.append((child, self.true(box), self.bound))
                 continue
             self.visit_boxes(child, box)
@@ -289,11 +283,11 @@ class _Walk:
         """(B * grow + tiny)^2: the reduced distance beyond which a cell is pruned."""
         if self.bound == math.inf:
             return math.inf
-        limit = self.bound * self.grow + self.tiny
+        limit = self.bound * self.tree.grow + self.tree.tiny
         return limit * limit
 
     def search_cells(self):
-        x, low, high = self.x, self.low[0], self.high[0]
+        x, low, high = self.x, self.tree.low[0], self.tree.high[0]
         gaps = [_gap(float(x[j]), float(low[j]), float(high[j])) for j in range(len(x))]
         cell = 0.0
         for gap in gaps:  # (in the compiled search's order, for the same rounding)
@@ -305,12 +299,12 @@ class _Walk:
         """Node ``node`` whose cell is at reduced distance ``cell``; ``gaps`` holds
         the distance from x to the cell's interval of each feature."""
         self.entered.append((node, np.nan, self.bound))
-        first, n_children = self.node_child[node], self.node_nchild[node]
+        first, n_children = self.tree.node_child[node], self.tree.node_nchild[node]
         if n_children == 0:  # a leaf: every sample gets its distance
-            start, stop = self.node_start[node], self.node_end[node]
-            reduced = self.reduced(self.data[start:stop])
+            start, stop = self.tree.node_start[node], self.tree.node_end[node]
+            reduced = self.reduced(self.tree.data[start:stop])
             for s in range(start, stop):
-                sample = int(self.order[s])
+                sample = int(self.tree.order[s])
                 self.evaluations.append((node, sample, self.true(reduced[s - start])))
                 if self.push(reduced[s - start], sample):
                     self.updates.append(
@@ -319,11 +313,13 @@ class _Walk:
             return
         # The children's cells: the parent's with feature j narrowed to the child's
         # own interval, so only gap j changes (Arya and Mount's update).
-        j = int(self.kd_nodes[node, 1])
+        j = int(self.tree.kd_nodes[node, 1])
         x_j, old = float(self.x[j]), gaps[j]
         children = []
         for child in (first, first + 1):
-            gap = _gap(x_j, float(self.low[child, j]), float(self.high[child, j]))
+            gap = _gap(
+                x_j, float(self.tree.low[child, j]), float(self.tree.high[child, j])
+            )
             children.append((cell + (gap - old) * (gap + old), child, gap))
         if children[1][0] < children[0][0]:  # nearest cell first
             children.reverse()
@@ -337,22 +333,24 @@ class _Walk:
         gaps[j] = old
 
     def scan_leaf(self, node, d_node):
-        start, stop = self.node_start[node], self.node_end[node]
+        start, stop = self.tree.node_start[node], self.tree.node_end[node]
         # Rule 2: D(x_i, M) < (D(x, M) - tiny) / grow - B: the samples before the
         # window (D(x_i, M) is sorted within the leaf).
-        low = (d_node - self.tiny) / self.grow - self.bound
-        s = start + int(np.searchsorted(self.to_center[start:stop], low, side="left"))
+        low = (d_node - self.tree.tiny) / self.tree.grow - self.bound
+        s = start + int(
+            np.searchsorted(self.tree.to_center[start:stop], low, side="left")
+        )
         for t in range(start, s):
             self.skip(node, t, d_node, far=False)
         # ... and the other side: D(x_i, M) > (B + D(x, M)) * grow + tiny ends it.
-        high = (self.bound + d_node) * self.grow + self.tiny
-        while s < stop and self.to_center[s] <= high:
-            reduced = self.reduced(self.data[s : s + 1])[0]
-            sample = int(self.order[s])
+        high = (self.bound + d_node) * self.tree.grow + self.tree.tiny
+        while s < stop and self.tree.to_center[s] <= high:
+            reduced = self.reduced(self.tree.data[s : s + 1])[0]
+            sample = int(self.tree.order[s])
             self.evaluations.append((node, sample, self.true(reduced)))
             if self.push(reduced, sample):
                 self.updates.append((sample, self.true(reduced), self.bound))
-                high = (self.bound + d_node) * self.grow + self.tiny
+                high = (self.bound + d_node) * self.tree.grow + self.tree.tiny
             s += 1
         for t in range(s, stop):
             self.skip(node, t, d_node, far=True)
@@ -361,8 +359,8 @@ class _Walk:
         self.skipped.append(
             (
                 node,
-                int(self.order[position]),
-                self.to_center[position],
+                int(self.tree.order[position]),
+                self.tree.to_center[position],
                 d_node,
                 self.bound,
                 far,

@@ -183,184 +183,54 @@ class BranchBoundTree(NeighborIndex):
         )
         self.leaf_size = check_scalar(leaf_size, "leaf_size", numbers.Integral, low=1)
         self.random_state = random_state
+        seed = (
+            int(check_random_state(random_state).integers(1, 2**63))
+            if partition == "kmeans"
+            else 0
+        )
         started = time.perf_counter()
-        depth = self._partition(random_state, log)
-        self._depth = depth
-        self._measure_nodes(log)
+        self._tree = build_search_tree(
+            self._data,
+            self._metric,
+            partition,
+            self.branching,
+            self.leaf_size,
+            seed,
+            log,
+        )
         log(
             1,
             f"built {self.n_nodes} nodes ({self.n_leaves} leaves of at most "
-            f"{self.leaf_size} samples, depth {depth}) over {self.n_samples} samples "
-            f"in {time.perf_counter() - started:.2f} s",
+            f"{self.leaf_size} samples, depth {self._tree.depth}) over "
+            f"{self.n_samples} samples in {time.perf_counter() - started:.2f} s",
         )
-
-    # -- construction -------------------------------------------------------------
-
-    def _partition(self, random_state, log):
-        """Split the samples into the tree's nodes (compiled, see _bnb_build.pyx):
-        fills the node arrays and the tree order; returns the depth."""
-        data = self._data  # the private copy, reordered in place
-        n_samples = data.shape[0]
-        order = np.arange(n_samples, dtype=np.intp)
-        kmeans = self.partition == "kmeans"
-        if kmeans:  # k-means may cut off clusters of one sample
-            capacity = 2 * n_samples + 1
-            seed = int(check_random_state(random_state).integers(1, 2**63))
-        else:  # halves of at least (leaf_size + 1) // 2 samples
-            capacity = 2 * (n_samples // max(1, (self.leaf_size + 1) // 2) + 1)
-            seed = 0
-        arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(4)]
-        started = time.perf_counter()
-        n_nodes, depth = _bnb_build.partition(
-            data, order, self.leaf_size, kmeans, self.branching, seed, *arrays
-        )
-        self._order = order
-        (self._node_start, self._node_end, self._node_child, self._node_nchild) = (
-            a[:n_nodes].copy() for a in arrays
-        )
-        log(
-            2,
-            f"{'k-means' if kmeans else 'k-d'} partition: {n_nodes} nodes, depth {depth}, in "
-            f"{time.perf_counter() - started:.2f} s",
-        )
-        return depth
-
-    def _measure_nodes(self, log):
-        """Means M_p, radii r_p, bounding boxes and, at the leaves, sorted
-        D(x_i, M_p) (compiled: one pass over the samples per level)."""
-        data, metric = self._data, self._metric
-        n_nodes = len(self._node_start)
-        started = time.perf_counter()
-        self._centers = np.empty((n_nodes, data.shape[1]), dtype=data.dtype)
-        self._radius = np.empty(n_nodes, dtype=np.float64)
-        self._to_center = np.zeros(data.shape[0], dtype=np.float64)
-        low = np.empty((n_nodes, data.shape[1]), dtype=data.dtype)
-        high = np.empty((n_nodes, data.shape[1]), dtype=data.dtype)
-        _bnb_build.measure_nodes(
-            metric.kind,
-            metric.p,
-            data,
-            self._order,
-            self._node_start,
-            self._node_end,
-            self._node_nchild,
-            self._centers,
-            self._radius,
-            low,
-            high,
-            self._to_center,
-        )
-        # The box rule belongs to the k-d partition, whose cells are boxes; the
-        # k-means tree is searched by the course's two rules alone.
-        self._use_boxes = self.partition == "kd"
-        if not self._use_boxes:
-            low, high = low[:1], high[:1]  # (unused by the search)
-        self._low, self._high = low, high
-        self._kd_nodes, self._kd_cuts = self._kd_arrays(low, high)
-        log(
-            2,
-            f"means, radii and leaf distances measured in "
-            f"{time.perf_counter() - started:.2f} s",
-        )
-        # Rounding margin of the pruning rules (see _bnb_tree.pyx): the distances'
-        # own rounding, and the euclidean k-d search's cell bound, a sum of up to
-        # n_features + depth terms.
-        eps = np.finfo(data.dtype).eps / 2
-        slack = (4 * (data.shape[1] + 8) + self._depth) * eps
-        self._grow = (1 + slack) / (1 - slack)
-        self._tiny = data.shape[1] * float(np.sqrt(np.finfo(data.dtype).tiny))
-
-    def _kd_arrays(self, low, high):
-        """The euclidean k-d search's compact node arrays: per node (first child,
-        cut feature or -1 at a leaf, first sample, end), and per node its (low,
-        high) in the feature its parent was cut on (one cache line for both
-        children of a node, where the boxes take four)."""
-        if not self._use_boxes:
-            return (
-                np.full((1, 4), -1, dtype=np.intp),
-                np.zeros((1, 2), dtype=self._data.dtype),
-            )
-        # each node was cut on its widest feature (any feature would be exact: the
-        # cell bound is updated in it)
-        inner = self._node_nchild > 0
-        dims = np.argmax(high.astype(np.float64) - low, axis=1)
-        nodes = np.column_stack(
-            [
-                self._node_child,
-                np.where(inner, dims, -1),
-                self._node_start,
-                self._node_end,
-            ]
-        ).astype(np.intp)
-        cuts = np.zeros((len(nodes), 2), dtype=self._data.dtype)
-        parents = np.flatnonzero(inner)
-        for child in (self._node_child[parents], self._node_child[parents] + 1):
-            cuts[child, 0] = low[child, dims[parents]]
-            cuts[child, 1] = high[child, dims[parents]]
-        return np.ascontiguousarray(nodes), cuts
 
     @property
     def n_nodes(self):
-        return len(self._node_start)
+        return len(self._tree.node_start)
 
     @property
     def n_leaves(self):
-        return int(np.count_nonzero(self._node_nchild == 0))
+        return int(np.count_nonzero(self._tree.node_nchild == 0))
 
     def _training_rows(self):
         rows = np.empty_like(self._data)
-        rows[self._order] = self._data
+        rows[self._tree.order] = self._data
         return rows
-
-    def _tree_arrays(self):
-        return (
-            self._data,
-            self._centers,
-            self._low,
-            self._high,
-            self._use_boxes,
-            self._node_start,
-            self._node_end,
-            self._node_child,
-            self._node_nchild,
-            self._radius,
-            self._to_center,
-            self._order,
-            self._grow,
-            self._tiny,
-            self._kd_nodes,
-            self._kd_cuts,
-            self._depth,
-        )
 
     # -- search -------------------------------------------------------------------
 
     def _kneighbors(self, X, distances, indices, evaluations):
         if X.shape[0] < _LOCALITY_MIN_QUERIES:
-            _bnb_tree.knn_search(
-                self._metric.kind,
-                self._metric.p,
-                X,
-                *self._tree_arrays(),
-                distances,
-                indices,
-                evaluations,
-            )
+            _bnb_tree.knn_search(self._tree, X, distances, indices, evaluations)
             return
         # Visit the queries in a space-filling-curve order (Morton's, on the first
         # features): neighbouring queries then walk the same nodes while they are
         # still in the cache.  (Any order gives the same answers.)  The queries are
         # gathered in that order into a copy, the answers written to their rows.
-        order = _bnb_tree.locality_order(X, self._low[0], self._high[0])
+        order = _bnb_tree.locality_order(X, self._tree.low[0], self._tree.high[0])
         _bnb_tree.knn_search(
-            self._metric.kind,
-            self._metric.p,
-            X.take(order, axis=0),
-            *self._tree_arrays(),
-            distances,
-            indices,
-            evaluations,
-            order,
+            self._tree, X.take(order, axis=0), distances, indices, evaluations, order
         )
 
     def query_radius(
@@ -400,13 +270,7 @@ class BranchBoundTree(NeighborIndex):
 
         def rows(start, stop):
             pieces[start] = _bnb_tree.radius_search(
-                self._metric.kind,
-                self._metric.p,
-                X[start:stop],
-                *self._tree_arrays(),
-                r,
-                found[start:stop],
-                evaluations[start:stop],
+                self._tree, X[start:stop], r, found[start:stop], evaluations[start:stop]
             )
 
         run_row_ranges(rows, n_queries, n_jobs)
@@ -482,6 +346,121 @@ class BranchBoundTree(NeighborIndex):
         if x.shape[0] != 1:
             raise ValueError(f"explain takes one query; x has {x.shape[0]} rows.")
         return explain_search(self, x[0], self._check_k(k))
+
+
+def build_search_tree(data, metric, partition, branching, leaf_size, seed, log):
+    """The compiled tree over ``data`` (validated, mapped for ``metric``; reordered
+    in place into the tree order): the partition, then the means, radii, boxes and
+    leaf distances of its nodes.  ``seed`` seeds the k-means splits.  Returns a
+    `SearchTree`."""
+    order, (node_start, node_end, node_child, node_nchild), depth = _partition(
+        data, partition, branching, leaf_size, seed, log
+    )
+    n_nodes, n_features = len(node_start), data.shape[1]
+    started = time.perf_counter()
+    centers = np.empty((n_nodes, n_features), dtype=data.dtype)
+    radius = np.empty(n_nodes, dtype=np.float64)
+    to_center = np.zeros(data.shape[0], dtype=np.float64)
+    low = np.empty((n_nodes, n_features), dtype=data.dtype)
+    high = np.empty((n_nodes, n_features), dtype=data.dtype)
+    _bnb_build.measure_nodes(
+        metric.kind,
+        metric.p,
+        data,
+        order,
+        node_start,
+        node_end,
+        node_nchild,
+        centers,
+        radius,
+        low,
+        high,
+        to_center,
+    )
+    log(
+        2,
+        f"means, radii and leaf distances measured in "
+        f"{time.perf_counter() - started:.2f} s",
+    )
+    # The box rule belongs to the k-d partition, whose cells are boxes; the k-means
+    # tree is searched by the course's two rules alone.
+    use_boxes = partition == "kd"
+    if not use_boxes:
+        low, high = low[:1], high[:1]  # (unused by the search)
+    kd_nodes, kd_cuts = _kd_arrays(
+        node_child, node_nchild, node_start, node_end, low, high, use_boxes
+    )
+    # Rounding margin of the pruning rules (see _bnb_tree.pyx): the distances' own
+    # rounding, and the euclidean k-d search's cell bound, a sum of up to
+    # n_features + depth terms.
+    eps = np.finfo(data.dtype).eps / 2
+    slack = (4 * (n_features + 8) + depth) * eps
+    return _bnb_tree.make_search_tree(
+        data=data,
+        order=order,
+        to_center=to_center,
+        node_start=node_start,
+        node_end=node_end,
+        node_child=node_child,
+        node_nchild=node_nchild,
+        centers=centers,
+        radius=radius,
+        low=low,
+        high=high,
+        kd_nodes=kd_nodes,
+        kd_cuts=kd_cuts,
+        kind=metric.kind,
+        p=metric.p,
+        grow=(1 + slack) / (1 - slack),
+        tiny=n_features * float(np.sqrt(np.finfo(data.dtype).tiny)),
+        use_boxes=use_boxes,
+        depth=depth,
+    )
+
+
+def _partition(data, partition, branching, leaf_size, seed, log):
+    """Split the samples into the tree's nodes (compiled, see _bnb_build.pyx),
+    reordering ``data`` in place: (the tree order, the four node arrays, depth)."""
+    n_samples = data.shape[0]
+    order = np.arange(n_samples, dtype=np.intp)
+    kmeans = partition == "kmeans"
+    if kmeans:  # k-means may cut off clusters of one sample
+        capacity = 2 * n_samples + 1
+    else:  # halves of at least (leaf_size + 1) // 2 samples
+        capacity = 2 * (n_samples // max(1, (leaf_size + 1) // 2) + 1)
+    arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(4)]
+    started = time.perf_counter()
+    n_nodes, depth = _bnb_build.partition(
+        data, order, leaf_size, kmeans, branching, seed, *arrays
+    )
+    log(
+        2,
+        f"{'k-means' if kmeans else 'k-d'} partition: {n_nodes} nodes, depth {depth}, in "
+        f"{time.perf_counter() - started:.2f} s",
+    )
+    return order, [a[:n_nodes].copy() for a in arrays], depth
+
+
+def _kd_arrays(node_child, node_nchild, node_start, node_end, low, high, use_boxes):
+    """The euclidean k-d search's compact node arrays: per node (first child, cut
+    feature or -1 at a leaf, first sample, end), and per node its (low, high) in
+    the feature its parent was cut on (one cache line for both children of a node,
+    where the boxes take four)."""
+    if not use_boxes:
+        return np.full((1, 4), -1, dtype=np.intp), np.zeros((1, 2), dtype=low.dtype)
+    # each node was cut on its widest feature (any feature would be exact: the cell
+    # bound is updated in it)
+    inner = node_nchild > 0
+    dims = np.argmax(high.astype(np.float64) - low, axis=1)
+    nodes = np.column_stack(
+        [node_child, np.where(inner, dims, -1), node_start, node_end]
+    ).astype(np.intp)
+    cuts = np.zeros((len(nodes), 2), dtype=low.dtype)
+    parents = np.flatnonzero(inner)
+    for child in (node_child[parents], node_child[parents] + 1):
+        cuts[child, 0] = low[child, dims[parents]]
+        cuts[child, 1] = high[child, dims[parents]]
+    return np.ascontiguousarray(nodes), cuts
 
 
 def _object_array(parts, n_rows):

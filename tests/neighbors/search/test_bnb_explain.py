@@ -85,11 +85,11 @@ def test_every_step_is_accounted_for(metric, params, partition):
             assert boxed == []
         else:
             # rule 1 is tested at the leaves, the box rule at every other node
-            assert (tree._node_nchild[pruned] == 0).all()
-            internal = [n for n in entered if tree._node_nchild[n] > 0]
+            assert (tree._tree.node_nchild[pruned] == 0).all()
+            internal = [n for n in entered if tree._tree.node_nchild[n] > 0]
             assert np.isnan(steps.entered["distance"][np.isin(entered, internal)]).all()
             for node, distance, bound in steps.pruned_by_box:
-                nearest = np.clip(x, tree._low[node], tree._high[node])
+                nearest = np.clip(x, tree._tree.low[node], tree._tree.high[node])
                 assert distance > bound
                 expected = tree._metric.finish(
                     tree._metric.reduced(x[None], nearest[None])
@@ -106,17 +106,19 @@ def test_every_step_is_accounted_for(metric, params, partition):
             assert np.isnan(steps.entered["distance"]).all()
         # each child of an entered internal node is entered or pruned, once
         for node in entered:
-            first, n = tree._node_child[node], tree._node_nchild[node]
+            first, n = tree._tree.node_child[node], tree._tree.node_nchild[node]
             for child in range(first, first + n):
                 assert (child in entered) + (child in pruned) + (child in boxed) == 1
         # each sample of an entered leaf is measured or skipped, once
         evaluations = steps.distance_evaluations
         measured = evaluations["sample"][evaluations["sample"] >= 0].tolist()
         skipped = steps.skipped["sample"].tolist()
-        leaves = [node for node in entered if tree._node_nchild[node] == 0]
+        leaves = [node for node in entered if tree._tree.node_nchild[node] == 0]
         in_leaves = np.concatenate(
             [
-                tree._order[tree._node_start[leaf] : tree._node_end[leaf]]
+                tree._tree.order[
+                    tree._tree.node_start[leaf] : tree._tree.node_end[leaf]
+                ]
                 for leaf in leaves
             ]
         )
@@ -127,12 +129,12 @@ def test_every_step_is_accounted_for(metric, params, partition):
             assert nodes == []
         elif partition == "kd":  # the means of the leaves reached
             assert set(nodes) == {
-                n for n in set(entered) | set(pruned) if tree._node_nchild[n] == 0
+                n for n in set(entered) | set(pruned) if tree._tree.node_nchild[n] == 0
             }
         else:
             assert (
                 set(nodes) == (set(entered) | set(pruned)) - {0}
-                or tree._node_nchild[0] == 0
+                or tree._tree.node_nchild[0] == 0
             )
         # B only shrinks, and ends at the k-th distance
         bounds = steps.bound_updates["bound"]
@@ -162,10 +164,12 @@ def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition, met
         assert (pruned["distance"] > pruned["bound"] + pruned["radius"]).all()
         np.testing.assert_allclose(
             pruned["distance"],
-            np.linalg.norm(tree._centers[pruned["node"]] - x, ord=order, axis=1),
+            np.linalg.norm(tree._tree.centers[pruned["node"]] - x, ord=order, axis=1),
             rtol=1e-12,
         )
-        np.testing.assert_array_equal(pruned["radius"], tree._radius[pruned["node"]])
+        np.testing.assert_array_equal(
+            pruned["radius"], tree._tree.radius[pruned["node"]]
+        )
         skipped = steps.skipped
         near, far = skipped[~skipped["far"]], skipped[skipped["far"]]
         # Rule 2: D(x, M_p) > B + D(x_i, M_p); the other side D(x_i, M_p) > B + D(x, M_p)
@@ -174,7 +178,9 @@ def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition, met
         np.testing.assert_allclose(
             skipped["to_center"],
             np.linalg.norm(
-                X[skipped["sample"]] - tree._centers[skipped["node"]], ord=order, axis=1
+                X[skipped["sample"]] - tree._tree.centers[skipped["node"]],
+                ord=order,
+                axis=1,
             ),
             rtol=1e-9,
         )
@@ -199,12 +205,12 @@ def test_distance_evaluations_hold_the_true_distances(partition):
     nodes = evaluations[evaluations["sample"] == -1]
     np.testing.assert_allclose(
         nodes["distance"],
-        np.linalg.norm(tree._centers[nodes["node"]] - x, axis=1),
+        np.linalg.norm(tree._tree.centers[nodes["node"]] - x, axis=1),
         rtol=1e-12,
     )
     boxes = evaluations[evaluations["sample"] == -2]  # the k-d partition's boxes
     assert (len(boxes) > 0) == (partition == "kd")
-    nearest = np.clip(x, tree._low[boxes["node"]], tree._high[boxes["node"]])
+    nearest = np.clip(x, tree._tree.low[boxes["node"]], tree._tree.high[boxes["node"]])
     np.testing.assert_allclose(
         boxes["distance"], np.linalg.norm(nearest - x, axis=1), rtol=1e-12
     )

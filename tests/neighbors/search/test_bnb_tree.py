@@ -19,34 +19,40 @@ def test_structure_invariants(partition):
     tree = BranchBoundTree(X, partition=partition, leaf_size=16, random_state=0)
     branching = 2 if partition == "kd" else 4
     assert tree.branching == branching
-    assert sorted(tree._order) == list(range(5000))
-    np.testing.assert_array_equal(tree._data, X[tree._order])
-    leaves = tree._node_nchild == 0
+    assert sorted(tree._tree.order) == list(range(5000))
+    np.testing.assert_array_equal(tree._data, X[tree._tree.order])
+    leaves = tree._tree.node_nchild == 0
     assert tree.n_leaves == leaves.sum()
-    assert ((tree._node_end - tree._node_start)[leaves] >= 1).all()
+    assert ((tree._tree.node_end - tree._tree.node_start)[leaves] >= 1).all()
     for node in np.flatnonzero(~leaves):
-        first, count = tree._node_child[node], tree._node_nchild[node]
+        first, count = tree._tree.node_child[node], tree._tree.node_nchild[node]
         assert 2 <= count <= branching
         if partition == "kd":  # two halves, cut at the median
             assert (
-                tree._node_end[first] - tree._node_start[first]
-                == (tree._node_end[node] - tree._node_start[node]) // 2
+                tree._tree.node_end[first] - tree._tree.node_start[first]
+                == (tree._tree.node_end[node] - tree._tree.node_start[node]) // 2
             )
-        assert tree._node_start[first] == tree._node_start[node]
-        assert tree._node_end[first + count - 1] == tree._node_end[node]
+        assert tree._tree.node_start[first] == tree._tree.node_start[node]
+        assert tree._tree.node_end[first + count - 1] == tree._tree.node_end[node]
     for node in range(tree.n_nodes):
-        lo, hi = tree._node_start[node], tree._node_end[node]
-        np.testing.assert_allclose(tree._centers[node], X[tree._order[lo:hi]].mean(0))
-        radius = np.linalg.norm(X[tree._order[lo:hi]] - tree._centers[node], axis=1)
-        np.testing.assert_allclose(tree._radius[node], radius.max(), rtol=1e-12)
+        lo, hi = tree._tree.node_start[node], tree._tree.node_end[node]
+        np.testing.assert_allclose(
+            tree._tree.centers[node], X[tree._tree.order[lo:hi]].mean(0)
+        )
+        radius = np.linalg.norm(
+            X[tree._tree.order[lo:hi]] - tree._tree.centers[node], axis=1
+        )
+        np.testing.assert_allclose(tree._tree.radius[node], radius.max(), rtol=1e-12)
         if partition == "kd":  # the bounding box of the node's samples
-            np.testing.assert_array_equal(tree._low[node], X[tree._order[lo:hi]].min(0))
             np.testing.assert_array_equal(
-                tree._high[node], X[tree._order[lo:hi]].max(0)
+                tree._tree.low[node], X[tree._tree.order[lo:hi]].min(0)
+            )
+            np.testing.assert_array_equal(
+                tree._tree.high[node], X[tree._tree.order[lo:hi]].max(0)
             )
         if leaves[node]:
             assert hi - lo <= 16
-            to_center = tree._to_center[lo:hi]
+            to_center = tree._tree.to_center[lo:hi]
             assert (np.diff(to_center) >= 0).all()
             np.testing.assert_allclose(to_center, np.sort(radius), rtol=1e-12)
 
@@ -255,9 +261,9 @@ def test_partition_parameters_are_checked():
         BranchBoundTree(X, partition="kmeans", leaf_size=4, random_state=s)
         for s in (0, 1)
     )
-    assert not np.array_equal(a._order, b._order)
+    assert not np.array_equal(a._tree.order, b._tree.order)
     a, b = (BranchBoundTree(X, leaf_size=4, random_state=s) for s in (0, 1))
-    np.testing.assert_array_equal(a._order, b._order)
+    np.testing.assert_array_equal(a._tree.order, b._tree.order)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

@@ -49,6 +49,7 @@ from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors.search._distances cimport (CHEBYSHEV, CITYBLOCK, MetricKind,
                                                  SQEUCLIDEAN, rdist)
 from patrec.neighbors.search._heap cimport heap_init, heap_push, heap_sort
+from patrec.neighbors.search._select cimport select_nth
 
 cdef enum:
     STACK_SIZE = 256  # twice the deepest tree (depth <= log2(n) + 1 <= 64)
@@ -58,38 +59,6 @@ def tree_size(intp_t n_samples, intp_t leaf_size):
     """An upper bound on the number of nodes `build_tree` creates."""
     # every leaf made by a split holds at least (leaf_size + 1) // 2 samples
     return 2 * (n_samples // ((leaf_size + 1) // 2) + 1) + 1
-
-
-cdef inline void _select(intp_t* perm, const floating* X, intp_t n_features,
-                         intp_t dim, intp_t lo, intp_t hi, intp_t kth) noexcept nogil:
-    """Partition perm[lo:hi] about its kth entry by coordinate `dim` (Hoare)."""
-    cdef intp_t i, j, mid, swap
-    cdef floating pivot, a, b, c
-    while hi - lo > 1:
-        mid = lo + (hi - lo) // 2
-        a = X[perm[lo] * n_features + dim]
-        b = X[perm[mid] * n_features + dim]
-        c = X[perm[hi - 1] * n_features + dim]
-        pivot = max(min(a, b), min(max(a, b), c))  # median of three
-        i = lo
-        j = hi - 1
-        while i <= j:
-            while X[perm[i] * n_features + dim] < pivot:
-                i += 1
-            while X[perm[j] * n_features + dim] > pivot:
-                j -= 1
-            if i <= j:
-                swap = perm[i]
-                perm[i] = perm[j]
-                perm[j] = swap
-                i += 1
-                j -= 1
-        if kth <= j:
-            hi = j + 1
-        elif kth >= i:
-            lo = i
-        else:
-            return
 
 
 def build_tree(const floating[:, ::1] X, intp_t leaf_size, intp_t[::1] perm,
@@ -130,7 +99,8 @@ def build_tree(const floating[:, ::1] X, intp_t leaf_size, intp_t[::1] perm,
                         dim = f
             if widest > 0:  # (identical samples stay together in one leaf)
                 mid = start + (end - start) // 2
-                _select(&perm[0], &X[0, 0], n_features, dim, start, end, mid)
+                select_nth(<floating*> &X[0, 0], &perm[0], start, end, mid, dim,
+                           n_features, False)
                 left = n_nodes
                 node_left[node] = left
                 node_start[left] = start

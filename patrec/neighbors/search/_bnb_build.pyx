@@ -27,59 +27,7 @@ from libc.string cimport memcpy
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors.search._distances cimport MetricKind, rdist, rdist_to_dist
-
-
-cdef inline void _swap_rows(floating* data, intp_t* order, intp_t a, intp_t b,
-                            intp_t n_features) noexcept nogil:
-    cdef intp_t j, t
-    cdef floating v
-    cdef floating* ra = data + a * n_features
-    cdef floating* rb = data + b * n_features
-    for j in range(n_features):
-        v = ra[j]
-        ra[j] = rb[j]
-        rb[j] = v
-    t = order[a]
-    order[a] = order[b]
-    order[b] = t
-
-
-cdef void _select(floating* data, intp_t* order, intp_t lo, intp_t hi, intp_t nth,
-                  intp_t dim, intp_t n_features) noexcept nogil:
-    """Reorder rows lo .. hi-1 so that row nth holds the value of feature ``dim`` it
-    would hold sorted, no row before it a larger one, none after it a smaller one
-    (Hoare's quickselect, pivot the median of three)."""
-    cdef intp_t i, j, mid
-    cdef floating pivot, a, b, c
-    hi -= 1
-    while hi > lo:
-        mid = lo + (hi - lo) // 2
-        a = data[lo * n_features + dim]
-        b = data[mid * n_features + dim]
-        c = data[hi * n_features + dim]
-        if (a <= b <= c) or (c <= b <= a):
-            pivot = b
-        elif (b <= a <= c) or (c <= a <= b):
-            pivot = a
-        else:
-            pivot = c
-        i, j = lo, hi
-        while i <= j:
-            while data[i * n_features + dim] < pivot:
-                i += 1
-            while data[j * n_features + dim] > pivot:
-                j -= 1
-            if i <= j:
-                _swap_rows(data, order, i, j, n_features)
-                i += 1
-                j -= 1
-        # now rows lo..j are <= pivot, rows i..hi are >= pivot, rows j+1..i-1 == pivot
-        if nth <= j:
-            hi = j
-        elif nth >= i:
-            lo = i
-        else:
-            return
+from patrec.neighbors.search._select cimport select_nth
 
 
 cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
@@ -105,7 +53,7 @@ cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
             widest, best = j, spread
     if best <= 0:
         return -1
-    _select(data, order, lo, hi, lo + (hi - lo) // 2, widest, n_features)
+    select_nth(data, order, lo, hi, lo + (hi - lo) // 2, widest, n_features, True)
     return lo + (hi - lo) // 2
 
 

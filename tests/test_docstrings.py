@@ -13,6 +13,7 @@ object.
 import doctest
 import importlib
 import importlib.machinery
+import inspect
 import os
 import pathlib
 import pkgutil
@@ -194,3 +195,76 @@ def test_the_guide_examples_run(page):
         str(page), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
     )
     assert result.failed == 0, f"{result.failed} example(s) of {page.name} failed"
+
+
+# -- a parameter that means the same in several places is documented in the same words
+
+# (parameter, the objects that share it).  Where the words differ on purpose (the
+# multiclass SVM's "updates", its fixed number of epochs), the object is left out.
+SHARED_PARAMETERS = [
+    ("shuffle", ["Perceptron", "LinearMachine", "MulticlassSVM", "PiecewiseLinearClassifier"]),
+    ("max_epochs", ["Perceptron", "LinearMachine", "PiecewiseLinearClassifier"]),
+    ("record_history", ["Perceptron", "LinearMachine", "PiecewiseLinearClassifier"]),
+    ("averaged", ["LinearMachine", "PiecewiseLinearClassifier"]),
+    *[
+        (name, ["edit", "multiedit", "condense", "edit_condense"])
+        for name in ("X", "y")
+    ],
+    *[
+        (name, ["edit", "multiedit", "condense", "edit_condense", "Editing",
+                "MultiEditing", "Condensing", "EditCondensing"])
+        for name in ("metric", "p", "metric_params", "n_jobs")
+    ],
+]  # fmt: skip
+
+
+def _parameter_entries(obj):
+    """``{name: "type description"}`` of the Parameters section of ``obj``'s
+    docstring (numpydoc layout), whitespace collapsed."""
+    lines = inspect.cleandoc(obj.__doc__ or "").splitlines()
+    heads = [i for i, line in enumerate(lines[:-1])
+             if line.strip() == "Parameters" and set(lines[i + 1].strip()) == {"-"}]  # fmt: skip
+    entries, name = {}, None
+    for i in range(heads[0] + 2, len(lines)) if heads else ():
+        line = lines[i]
+        if line.strip() and i + 1 < len(lines) and set(lines[i + 1].strip()) == {"-"}:
+            break  # the next section
+        if line and not line.startswith(" "):
+            name, _, kind = line.partition(" : ")
+            entries[name] = [kind]
+        elif name is not None and line.strip():
+            entries[name].append(line.strip())
+    return {name: " ".join(words) for name, words in entries.items()}
+
+
+def test_the_entry_reader_reads_numpydoc():
+    def example():
+        """Do.
+
+        Parameters
+        ----------
+        a : int, default=1
+            The first
+            one.
+        b : str
+
+        Returns
+        -------
+        c : int
+        """
+
+    assert _parameter_entries(example) == {
+        "a": "int, default=1 The first one.",
+        "b": "str",
+    }
+
+
+@pytest.mark.parametrize(
+    "name, owners", SHARED_PARAMETERS, ids=[p for p, _ in SHARED_PARAMETERS]
+)
+def test_a_shared_parameter_is_documented_once_in_the_same_words(name, owners):
+    texts = {
+        owner: _parameter_entries(getattr(patrec, owner)).get(name) for owner in owners
+    }
+    assert None not in texts.values(), f"{name} is not documented in {texts}"
+    assert len(set(texts.values())) == 1, f"{name} is documented differently: {texts}"

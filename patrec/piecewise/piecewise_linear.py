@@ -72,7 +72,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
     max_epochs : int, default=100
         Most passes over the training data.
     shuffle : bool, default=True
-        Visit the samples in a new random order every epoch.
+        Visit the rows in a new random order every epoch.
     random_state : int, numpy Generator or None, default=None
         Seeds k-means and the shuffling.
     record_history : bool or "weights", default=False

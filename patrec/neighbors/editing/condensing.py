@@ -67,7 +67,7 @@ def condense(
         Only these classes are condensed: the store starts with every sample of the
         other classes (and then needs no first sample).  None: every class.
     n_jobs : int, default=None
-        Threads of the nearest-neighbour searches (``-1``: all cores).
+        Threads of the neighbour searches (``-1``: all cores).
     return_history : bool, default=False
         Also return a `CondenseHistory` (the samples moved into the store, pass by
         pass, in order).
@@ -209,7 +209,7 @@ def edit_condense(
     n_splits, max_iter : int, default=3, 100
         Multi-edit's number of subsets per round and most rounds.
     metric : str, default="euclidean"
-        One of `patrec.neighbors.METRICS`, for both steps.
+        One of `patrec.neighbors.METRICS`.
     p : float, default=2
         Minkowski order for ``metric="minkowski"``.
     metric_params : dict, default=None

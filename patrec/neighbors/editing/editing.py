@@ -85,7 +85,7 @@ def edit(
     target_classes : list of labels, default=None
         Only samples of these classes may be removed; None: every class.
     n_jobs : int, default=None
-        Threads of the neighbour search (``-1``: all cores).
+        Threads of the neighbour searches (``-1``: all cores).
     return_history : bool, default=False
         Also return an `EditHistory` (the samples removed in each round).
     verbose : bool or int, default=0
@@ -243,7 +243,7 @@ def multiedit(
     target_classes : list of labels, default=None
         Only samples of these classes may be discarded; None: every class.
     n_jobs : int, default=None
-        Threads of the neighbour search (``-1``: all cores).
+        Threads of the neighbour searches (``-1``: all cores).
     return_history : bool, default=False
         Also return a `MultieditHistory` (each round's split and discards).
     verbose : bool or int, default=0

@@ -19,13 +19,9 @@ __all__ = [
 ]
 
 
-# The cost model of ``algorithm="auto"``, in nanoseconds, single-threaded: fitted by
-# benchmarks/bench_neighbors.py (section "calibrate"; brute force 1.19 + 0.025 d
-# per pair with the GEMM filter, 3.6 + 0.36 d directly, at d = 2 .. 256, float64)
-# and by the tree's counted evaluations against its CPU time at n = 100 000
-# (uniform d 8 .. 16, clustered d 8 .. 64: 8.9 + 0.35 d per evaluation of the
-# euclidean k-d search), then scaled by the 1.25 .. 1.3 that the times of section
-# "auto" (a busy machine, 10 000 .. 1 000 000 samples) add:
+# The cost model of ``algorithm="auto"``, in nanoseconds, single-threaded, fitted by
+# benchmarks/bench_neighbors.py (section "calibrate") and scaled to the times of its
+# section "auto" (how: the performance page, "measurements behind the code"):
 #   brute force, per (query, sample) pair: 1.5 + 0.032 d with the GEMM filter
 #       (the euclidean family), 3 + 0.35 d computing every distance directly;
 #   tree (the default k-d partition): building, 750 per sample; searching, per
@@ -33,11 +29,7 @@ __all__ = [
 #       cell bounds in O(1), whole leaves) and 4 + 1.5 d for the other metrics
 #       (box distances in O(d) and rules 1 and 2 at the leaves, each counted),
 #       times 1 + 0.15 log2(n / 100 000) above 100 000 samples, where the tree
-#       outgrows the caches (measured at 1 000 000: 1.1 .. 1.5 times the cost per
-#       evaluation at 100 000, while brute force keeps its cost per pair).
-# (Measured before the squared distance ran in SSE lanes, which made a tree
-# evaluation about 10% cheaper in float64, 20-30% in float32 at d = 8; the choices
-# were checked after it: right in all 75 cases of section "auto".)
+#       outgrows the caches while brute force keeps its cost per pair.
 # The evaluations per query depend on the data far more than on n and d (a tree
 # prunes tight clusters in 64 dimensions but hardly anything of uniform data in 16),
 # so when the data are at hand they are measured (`probe_evaluations`); without
@@ -70,9 +62,8 @@ _CLEAR_WIN = 4.0
 # ever faster with n), and `build_index` keeps the tree when it is chosen.  Where
 # the model favours brute force, only up to 16 384 samples, and after a first look
 # at a tree over 1 024 of them: if that prunes (almost) nothing, brute force is
-# taken at once.  (A whole tree built and then dropped for brute force costs 20%
-# of brute force's time at 100 000 samples; the subsets' bias towards brute force
-# is the cheaper error there.)
+# taken at once (a whole tree built and then dropped costs brute force more than the
+# subsets' bias towards it).
 _PROBE_WHOLE_MAX = 262144
 _PROBE_WHOLE_UNLIKELY_MAX = 16384  # ... where the model favours brute force
 _FIRST_LOOK_HOPELESS = 0.9

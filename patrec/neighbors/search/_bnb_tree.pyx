@@ -73,7 +73,7 @@ from patrec.neighbors.search._heap cimport (heap_init, heap_make, heap_push, hea
 cdef enum:
     MAX_BRANCHING = 64
     # Up to this k the k best live in a sorted list, above it in a heap (_heap.pxd):
-    # measured, the list is faster up to k = 128 at d = 2 .. 16, the heap from 256.
+    # the faster of the two on each side (measured: the performance page).
     LIST_MAX_K = 128
 
 MAX_CHILDREN = MAX_BRANCHING  # the most children a node may have (tree.py checks)
@@ -351,9 +351,8 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
 
 # -- the euclidean k-d search ---------------------------------------------------------
 #
-# The common case, the euclidean metric on the k-d partition, has loops of its own
-# (measured 1.3 to 2 times faster per query than _visit_boxes, d = 2 to 16, its
-# cost per distance evaluation about halved):
+# The common case, the euclidean metric on the k-d partition, has loops of its own,
+# faster than _visit_boxes (measured: the performance page):
 #
 #   * The box rule with the incremental bound of Arya and Mount.  The search keeps,
 #     per feature j, gap_j: the distance from x_j to the interval of feature j of the
@@ -366,10 +365,10 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
 #     distance of each; a child with L_c > (B * grow + tiny)^2 is pruned.  The
 #     children are visited nearest cell first.  The root's gaps are measured (one
 #     distance evaluation, counted).
-#   * A leaf reached gets every sample's distance (the shared kernel; a kernel for
-#     four rows at once was measured slower).  Rules 1 and 2 would
-#     cost a distance to the mean and a binary search per leaf; measured, scanning
-#     the whole leaf is faster, so this search does not apply them.
+#   * A leaf reached gets every sample's distance (the shared kernel).  Rules 1
+#     and 2 would cost a distance to the mean and a binary search per leaf, more
+#     than scanning the whole leaf (measured: the performance page), so this search
+#     does not apply them.
 #   * B is kept in reduced form too, box_limit = (B * grow + tiny)^2, recomputed only
 #     when the k-th best changes.  No recursion: a stack of the cells still to visit
 #     (each with its L and the one gap it changes) and a trail of the gaps changed on

@@ -77,9 +77,8 @@
 #   k.  A full list is cut to those the bound has not ruled out since, and
 #   re-checked at once if that leaves it more than half full (many equal
 #   distances).  With few features a re-check costs no more than this bookkeeping:
-#   there the filter re-checks at once.  (Measured against re-checking at once:
-#   5% slower at 64 features and k = 50, from 1% slower to 4% faster at 256, and
-#   1-7% faster at 784, the most at k = 50.)
+#   there the filter re-checks at once (the crossover measured: the performance
+#   page, "measurements behind the code").
 #
 # * Blocks: 1 024 queries (the GEMM packs the training chunk once per query block,
 #   so fewer, larger query blocks pack less) against as many training rows as keep
@@ -130,11 +129,9 @@ cdef inline intp_t _train_block(intp_t block_queries, intp_t n_features,
     query block and the query block once per training chunk, so both blocks should
     be large.  But the filter reads the block of dot products back right after the
     GEMM wrote it, which is fast only while it stays in cache: about 1 MiB when the
-    GEMM spends few flops per entry (blocks that fit a 512 KiB L2 cache measured no
-    faster on an AMD EPYC: the GEMM then packs more often); when it spends many
-    (n_features >= 256) the slower cache matters less than larger blocks, 8 MiB.
-    (At 784 features and 1 000 queries the GEMM's operand order, transposition and
-    block shape all measured within 3% of one another.)
+    GEMM spends few flops per entry; when it spends many (n_features >= 256) the
+    slower cache matters less than larger blocks, 8 MiB (the sizes measured: the
+    performance page, "measurements behind the code").
     """
     cdef size_t budget = (8 if n_features >= 256 else 1) << 20
     return max(128, min(8192, <intp_t> (budget // (itemsize * block_queries))))

@@ -20,20 +20,17 @@ from ._index import NeighborIndex
 __all__ = ["BruteForce"]
 
 # float64 data with at least this many features are GEMM-filtered in float32: sgemm
-# and a float32 block halve the GEMM's time and memory traffic (2.2-2.5 times
-# faster from 8 to 24 features), while the k-th distance stays far above
-# float32's rounding bound next to the norms (below 8 features and a million
-# samples it need not: many more re-checks)
+# and a float32 block halve the GEMM's time and memory traffic, while the k-th
+# distance stays far above float32's rounding bound next to the norms (with fewer
+# features it need not: many more re-checks)
 _FLOAT32_FILTER_FEATURES = 8
 # the GEMM filter's dtype must hold the training norms times this (no overflow)
 _NORM_HEADROOM = 64
 # From this many queries with k = 1, the first few are searched on their own; when at
 # least a quarter of them are training samples (distance 0), the others are looked up
-# by hash first (_equal_rows.py).  (A wrong guess costs the 16 queries' own pass over
-# the training set: 2.3% of the search of 1 000 queries measured at 784 features,
-# about 0.6% of this many.)  Once a call has built the lookup table, later calls look
-# every query up first: about 1 us a query, where those 16 queries' pass alone would
-# take 27 ms at a million samples.
+# by hash first (_equal_rows.py); a wrong guess costs only those queries' own pass.
+# Once a call has built the lookup table, later calls look every query up first,
+# cheaper than the 16 queries' pass at a million samples.
 _LOOKUP_MIN_QUERIES = 4096
 _FIRST_QUERIES = 16
 _EQUAL_SHARE = 0.25

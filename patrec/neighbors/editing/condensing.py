@@ -129,15 +129,22 @@ def _visiting_order(n_samples, random_state):
     return check_random_state(random_state).permutation(n_samples)
 
 
-# Batches of samples searched together: the batch size adapts so that a sample is
-# compared directly with about this many samples stored in its own batch.
-_BATCH_WORK = 32
-_BATCH_MIN, _BATCH_MAX = 32, 4096
-
-
 def _condense(X, codes, targeted, order, spec, n_jobs, log):
     """Hart's rule (see `condense`); returns a `CondenseHistory` with indices into
-    ``X``."""
+    ``X``.
+
+    The rule, one sample at a time::
+
+        store <- the seeds (every sample of the classes not condensed, else the
+                 first sample visited)
+        repeat
+            for each sample x not in the store, in the visiting order:
+                if the nearest stored sample of x has another class than x:
+                    move x into the store
+        until a pass moves nothing
+
+    `_hart_pass` runs each pass exactly so, batched for speed.
+    """
     n_samples = X.shape[0]
     brute, tree = search_costs(n_samples, X.shape[1], spec.name, spec.p, build=False)
     store = GrowingStore(X, spec, n_jobs, use_tree=tree < brute)
@@ -148,34 +155,52 @@ def _condense(X, codes, targeted, order, spec, n_jobs, log):
     passes = []
     batch = _BATCH_MIN
     while True:
-        pass_start = store.size
-        start = 0
-        while start < n_samples:
-            samples = order[start : start + batch]
-            start += batch
-            samples = samples[store.rank_of[samples] < 0]
-            if samples.shape[0] == 0:
-                continue
-            store.search(samples)
-            added = store.hart_batch(samples, codes) / samples.shape[0]
-            batch = int(
-                min(
-                    max(_BATCH_WORK / max(added, 1e-9), _BATCH_MIN * store.n_threads),
-                    _BATCH_MAX * store.n_threads,
-                )
-            )
-        passes.append(store.store[pass_start : store.size].copy())
+        stored, batch = _hart_pass(store, order, codes, batch)
+        passes.append(stored)
         log(
-            2,
-            f"pass {len(passes)}: stored {store.size - pass_start} samples "
-            f"(store: {store.size})",
+            2, f"pass {len(passes)}: stored {len(stored)} samples (store: {store.size})"
         )
-        if store.size == pass_start:
+        if len(stored) == 0:
             break
     log(1, f"kept {store.size} of {n_samples} samples after {len(passes)} pass(es)")
     return CondenseHistory(
         order=np.asarray(order, dtype=np.intp), seeds=seeds.copy(), passes=tuple(passes)
     )
+
+
+# The batch size adapts so that a sample is compared directly with about this many
+# samples stored before it in its own batch.
+_BATCH_WORK = 32
+_BATCH_MIN, _BATCH_MAX = 32, 4096
+
+
+def _hart_pass(store, order, codes, batch):
+    """One pass of Hart's rule over the samples not yet stored, in ``order``: each
+    sample whose nearest stored sample has another class moves into the store.
+
+    Batched, with the one-at-a-time result: the nearest stored samples of a batch
+    are searched together (in threads) on the store as it was before the batch; then
+    the batch is walked in order, and each sample is also compared directly with
+    the samples stored before it in its own batch (`GrowingStore.hart_batch`), so
+    each decision sees exactly the store the one-at-a-time rule would.  Returns the
+    samples stored, in order, and the batch size for the next pass.
+    """
+    pass_start, start = store.size, 0
+    while start < len(order):
+        samples = order[start : start + batch]
+        start += batch
+        samples = samples[store.rank_of[samples] < 0]  # not stored yet
+        if samples.shape[0] == 0:
+            continue
+        store.search(samples)
+        added = store.hart_batch(samples, codes) / samples.shape[0]
+        batch = int(
+            min(
+                max(_BATCH_WORK / max(added, 1e-9), _BATCH_MIN * store.n_threads),
+                _BATCH_MAX * store.n_threads,
+            )
+        )
+    return store.store[pass_start : store.size].copy(), batch
 
 
 def edit_condense(

@@ -14,6 +14,7 @@ or change the caller's arrays.
 `test_every_public_function_has_a_property` lists the functions of every public
 module's ``__all__`` and fails on one that no test here covers.
 """
+
 import importlib
 import importlib.util
 import inspect
@@ -26,27 +27,49 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy.spatial.distance import cdist
 
 import patrec
 from patrec.base import clone, decision_from_scores
 from patrec.cli import main
-from patrec.datasets import (load_breast_cancer, load_iris, load_wine, make_banana,
-                             make_gaussian_classes, make_rings, make_sectors,
-                             make_xor)
+from patrec.datasets import (
+    load_breast_cancer,
+    load_iris,
+    load_wine,
+    make_banana,
+    make_gaussian_classes,
+    make_rings,
+    make_sectors,
+    make_xor,
+)
 from patrec.linear import code_matrix, decode, kesler_construct
 from patrec.model_selection import cross_validate, standardize, stratified_kfold
-from patrec.neighbors import (METRICS, BranchBoundTree, Condensing, EditCondensing,
-                              Editing, KNeighborsClassifier, MultiEditing,
-                              condense, cover_hart_bounds, edit, edit_condense,
-                              edited_nn_error, multiedit, pairwise_distances)
+from patrec.neighbors import (
+    METRICS,
+    BranchBoundTree,
+    Condensing,
+    EditCondensing,
+    Editing,
+    KNeighborsClassifier,
+    MultiEditing,
+    condense,
+    cover_hart_bounds,
+    edit,
+    edit_condense,
+    edited_nn_error,
+    multiedit,
+    pairwise_distances,
+)
 from patrec.registry import classifier_names, get_classifier
+
 
 def _load_sibling(name):
     # the tests are imported with --import-mode=importlib: no sys.path entry
     spec = importlib.util.spec_from_file_location(
-        f"_patrec_tests_{name}", os.path.join(os.path.dirname(__file__), f"{name}.py"))
+        f"_patrec_tests_{name}", os.path.join(os.path.dirname(__file__), f"{name}.py")
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -60,20 +83,27 @@ COUNTS = {}
 
 # Functions left out of the properties, with the reason.
 EXCLUDED = {
-    "patrec.plotting.regions.plot_decision_regions":
-        "draws a figure: what it draws is checked in tests/test_plotting.py; hundreds "
-        "of random figures would take minutes",
-    "patrec.plotting.history.plot_history": "draws a figure (tests/test_plotting_training.py)",
-    "patrec.plotting.animation.animate_training":
-        "renders an animation (tests/test_plotting_training.py)",
+    "patrec.plotting.regions.plot_decision_regions": (
+        "draws a figure: what it draws is checked in tests/test_plotting.py; "
+        "hundreds of random figures would take minutes"
+    ),
+    "patrec.plotting.history.plot_history": (
+        "draws a figure (tests/test_plotting_training.py)"
+    ),
+    "patrec.plotting.animation.animate_training": (
+        "renders an animation (tests/test_plotting_training.py)"
+    ),
     "patrec.plotting.search.plot_search": "draws a figure (tests/test_plotting.py)",
 }
 
 
 def _settings(examples=EXAMPLES):
-    return settings(max_examples=examples, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow,
-                                           HealthCheck.filter_too_much])
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
 
 
 def _call(name, function, *args, **kwargs):
@@ -118,7 +148,8 @@ def _reference_distances(X, Y, metric, p, VI):
     if scale == 0:
         return np.zeros((len(X), len(Y)))
     name = {"manhattan": "cityblock", "l1": "cityblock", "l2": "euclidean"}.get(
-        metric, metric)
+        metric, metric
+    )
     kwargs = {"p": p} if name == "minkowski" else {"VI": VI} if VI is not None else {}
     with np.errstate(over="ignore"):
         D = cdist(X64 / scale, Y64 / scale, name, **kwargs)
@@ -127,16 +158,34 @@ def _reference_distances(X, Y, metric, p, VI):
 
 def test_pairwise_distances_equal_cdist():
     @_settings(3 * EXAMPLES)
-    @given(data=datasets(), metric=METRIC_PARAMS, p=st.sampled_from([1, 1.5, 2, 3.5]),
-           other=st.booleans(), n_jobs=st.sampled_from([None, 2]), seed=st.integers())
+    @given(
+        data=datasets(),
+        metric=METRIC_PARAMS,
+        p=st.sampled_from([1, 1.5, 2, 3.5]),
+        other=st.booleans(),
+        n_jobs=st.sampled_from([None, 2]),
+        seed=st.integers(),
+    )
     def check(data, metric, p, other, n_jobs, seed):
         X, _ = data
-        Y = X[::-1][: max(1, len(X) // 2)] * np.asarray(-0.5, X.dtype) if other else None
+        Y = (
+            X[::-1][: max(1, len(X) // 2)] * np.asarray(-0.5, X.dtype)
+            if other
+            else None
+        )
         VI = _spd(X.shape[1], seed) if metric == "mahalanobis" else None
         X_before = X.copy()
         Y_before = None if Y is None else Y.copy()
-        D = _call("pairwise_distances", pairwise_distances, X, Y, metric, p=p,
-                  metric_params=None if VI is None else {"VI": VI}, n_jobs=n_jobs)
+        D = _call(
+            "pairwise_distances",
+            pairwise_distances,
+            X,
+            Y,
+            metric,
+            p=p,
+            metric_params=None if VI is None else {"VI": VI},
+            n_jobs=n_jobs,
+        )
         np.testing.assert_array_equal(X, X_before)
         if Y is not None:
             np.testing.assert_array_equal(Y, Y_before)
@@ -167,6 +216,7 @@ def _spd(n, seed):
 # ---------------------------------------------------------------------------------
 # the neighbour searches: KNeighborsClassifier.kneighbors, BranchBoundTree.query_radius
 
+
 def _rdist(A, B, metric="euclidean"):
     """Reduced distances in float64, each a sum over the features in order (as the
     kernels add): squared Euclidean, city-block or Chebyshev."""
@@ -191,14 +241,22 @@ def _ordered(D):
 
 def test_kneighbors_is_exact():
     @_settings()
-    @given(data=datasets(), k=st.integers(0, 5), training=st.booleans(),
-           algorithm=st.sampled_from(["auto", "brute", "bnb"]),
-           metric=st.sampled_from(["euclidean", "cityblock", "chebyshev"]))
+    @given(
+        data=datasets(),
+        k=st.integers(0, 5),
+        training=st.booleans(),
+        algorithm=st.sampled_from(["auto", "brute", "bnb"]),
+        metric=st.sampled_from(["euclidean", "cityblock", "chebyshev"]),
+    )
     def check(data, k, training, algorithm, metric):
         X, y = data
         X_before = X.copy()
-        clf = _call("KNeighborsClassifier.fit", KNeighborsClassifier(
-            algorithm=algorithm, metric=metric).fit, X, y)
+        clf = _call(
+            "KNeighborsClassifier.fit",
+            KNeighborsClassifier(algorithm=algorithm, metric=metric).fit,
+            X,
+            y,
+        )
         if clf is None:
             return
         queries = None if training else X[::-1] * np.asarray(0.5, X.dtype)
@@ -231,8 +289,13 @@ def test_query_radius_is_exact():
             return
         queries = X[::-1] * np.asarray(0.5, X.dtype)
         r = fraction * float(np.max(np.abs(X)))
-        found = _call("BranchBoundTree.query_radius", tree.query_radius, queries, r,
-                      return_distance=return_distance)
+        found = _call(
+            "BranchBoundTree.query_radius",
+            tree.query_radius,
+            queries,
+            r,
+            return_distance=return_distance,
+        )
         np.testing.assert_array_equal(X, X_before)
         if found is None or not _moderate(X):
             return
@@ -246,8 +309,9 @@ def test_query_radius_is_exact():
             assert (np.diff(row[hits]) >= -1e-12 * max(r, 1e-300)).all()
         if return_distance:
             for row, hits, distances in zip(D, indices, found[1]):
-                np.testing.assert_allclose(distances, row[hits], rtol=1e-6,
-                                           atol=1e-7 * max(r, 1e-300))
+                np.testing.assert_allclose(
+                    distances, row[hits], rtol=1e-6, atol=1e-7 * max(r, 1e-300)
+                )
 
     check()
     _report("BranchBoundTree.query_radius")
@@ -255,6 +319,7 @@ def test_query_radius_is_exact():
 
 # ---------------------------------------------------------------------------------
 # editing and condensing: references in NumPy, one sample at a time
+
 
 def _codes(y):
     classes = np.unique(y)
@@ -265,15 +330,18 @@ def _codes(y):
 def editing_cases(draw):
     X, y = draw(datasets())
     classes = np.unique(y)
-    targets = draw(st.one_of(st.none(), st.lists(st.sampled_from(classes.tolist()),
-                                                  min_size=1, unique=True)))
+    targets = draw(
+        st.one_of(
+            st.none(),
+            st.lists(st.sampled_from(classes.tolist()), min_size=1, unique=True),
+        )
+    )
     metric = draw(st.sampled_from(["euclidean", "cityblock", "chebyshev"]))
     return X, y, targets, metric
 
 
 def _targeted(classes, targets):
-    return np.ones(len(classes), bool) if targets is None else np.isin(classes,
-                                                                        targets)
+    return np.ones(len(classes), bool) if targets is None else np.isin(classes, targets)
 
 
 def _reference_edit(X, codes, targeted, k, max_iter, kind_sel, metric):
@@ -301,8 +369,9 @@ def _reference_edit(X, codes, targeted, k, max_iter, kind_sel, metric):
 
 def _check_kept(kept, n):
     assert kept.dtype == np.intp and kept.ndim == 1
-    assert (np.diff(kept) > 0).all() and (kept.size == 0 or
-                                           0 <= kept[0] and kept[-1] < n)
+    assert (np.diff(kept) > 0).all() and (
+        kept.size == 0 or 0 <= kept[0] and kept[-1] < n
+    )
 
 
 def _run_editing(function, X, y, targets, **params):
@@ -310,8 +379,15 @@ def _run_editing(function, X, y, targets, **params):
     check what every answer shares, and return ``(kept, history, codes, targeted)``:
     the inputs untouched, sorted indices kept, the untargeted classes all kept."""
     X_before, y_before = X.copy(), y.copy()
-    found = _call(function.__name__, function, X, y, target_classes=targets,
-                  return_history=True, **params)
+    found = _call(
+        function.__name__,
+        function,
+        X,
+        y,
+        target_classes=targets,
+        return_history=True,
+        **params,
+    )
     np.testing.assert_array_equal(X, X_before)
     np.testing.assert_array_equal(y, y_before)
     if found is None:
@@ -326,25 +402,37 @@ def _run_editing(function, X, y, targets, **params):
 
 def test_edit_equals_wilsons_rule_by_brute_force():
     @_settings()
-    @given(case=editing_cases(), k=st.integers(0, 5), max_iter=st.integers(0, 3),
-           kind_sel=st.sampled_from(["mode", "all"]))
+    @given(
+        case=editing_cases(),
+        k=st.integers(0, 5),
+        max_iter=st.integers(0, 3),
+        kind_sel=st.sampled_from(["mode", "all"]),
+    )
     def check(case, k, max_iter, kind_sel):
         X, y, targets, metric = case
-        found = _run_editing(edit, X, y, targets, n_neighbors=k, max_iter=max_iter,
-                             kind_sel=kind_sel, metric=metric)
+        found = _run_editing(
+            edit,
+            X,
+            y,
+            targets,
+            n_neighbors=k,
+            max_iter=max_iter,
+            kind_sel=kind_sel,
+            metric=metric,
+        )
         if found is None:
             return
         kept, _, codes, targeted = found
         if _moderate(X):
-            np.testing.assert_array_equal(kept, _reference_edit(
-                X, codes, targeted, k, max_iter, kind_sel, metric))
+            np.testing.assert_array_equal(
+                kept, _reference_edit(X, codes, targeted, k, max_iter, kind_sel, metric)
+            )
 
     check()
     _report("edit")
 
 
-def _check_multiedit_history(X, codes, targeted, history, metric, n_splits,
-                             max_iter):
+def _check_multiedit_history(X, codes, targeted, history, metric, n_splits, max_iter):
     """Replay multi-edit's rounds: each subset judged by 1-NN in the next one
     (ties: the judging sample first in its subset); returns the survivors."""
     alive = np.arange(len(X))
@@ -356,26 +444,43 @@ def _check_multiedit_history(X, codes, targeted, history, metric, n_splits,
             judge = step.subsets[(i + 1) % n_splits]
             nearest = judge[np.argmin(_rdist(X[judged], X[judge], metric), axis=1)]
             wrong = (codes[nearest] != codes[judged]) & targeted[codes[judged]]
-            np.testing.assert_array_equal(np.sort(judged[wrong]),
-                                          np.sort(step.discarded[i]))
+            np.testing.assert_array_equal(
+                np.sort(judged[wrong]), np.sort(step.discarded[i])
+            )
         alive = np.setdiff1d(alive, np.concatenate(step.discarded))
     return alive
 
 
 def test_multiedit_replays_by_brute_force():
     @_settings()
-    @given(case=editing_cases(), n_splits=st.integers(1, 5),
-           max_iter=st.integers(0, 4), seed=st.integers(0, 100))
+    @given(
+        case=editing_cases(),
+        n_splits=st.integers(1, 5),
+        max_iter=st.integers(0, 4),
+        seed=st.integers(0, 100),
+    )
     def check(case, n_splits, max_iter, seed):
         X, y, targets, metric = case
-        found = _run_editing(multiedit, X, y, targets, n_splits=n_splits,
-                             max_iter=max_iter, metric=metric, random_state=seed)
+        found = _run_editing(
+            multiedit,
+            X,
+            y,
+            targets,
+            n_splits=n_splits,
+            max_iter=max_iter,
+            metric=metric,
+            random_state=seed,
+        )
         if found is None:
             return
         kept, history, codes, targeted = found
         if _moderate(X):
-            np.testing.assert_array_equal(kept, _check_multiedit_history(
-                X, codes, targeted, history, metric, n_splits, max_iter))
+            np.testing.assert_array_equal(
+                kept,
+                _check_multiedit_history(
+                    X, codes, targeted, history, metric, n_splits, max_iter
+                ),
+            )
 
     check()
     _report("multiedit")
@@ -400,12 +505,16 @@ def _reference_condense(X, codes, targeted, order, metric):
 
 def test_condense_equals_harts_rule_one_at_a_time():
     @_settings()
-    @given(case=editing_cases(), seed=st.one_of(st.none(), st.integers(0, 100)),
-           n_jobs=st.sampled_from([None, 2]))
+    @given(
+        case=editing_cases(),
+        seed=st.one_of(st.none(), st.integers(0, 100)),
+        n_jobs=st.sampled_from([None, 2]),
+    )
     def check(case, seed, n_jobs):
         X, y, targets, metric = case
-        found = _run_editing(condense, X, y, targets, metric=metric,
-                             random_state=seed, n_jobs=n_jobs)
+        found = _run_editing(
+            condense, X, y, targets, metric=metric, random_state=seed, n_jobs=n_jobs
+        )
         if found is None:
             return
         kept, history, codes, targeted = found
@@ -423,17 +532,29 @@ def test_condense_equals_harts_rule_one_at_a_time():
 
 def test_edit_condense_is_multiedit_then_hart():
     @_settings()
-    @given(case=editing_cases(), n_splits=st.integers(2, 4),
-           seed=st.one_of(st.none(), st.integers(0, 100)))
+    @given(
+        case=editing_cases(),
+        n_splits=st.integers(2, 4),
+        seed=st.one_of(st.none(), st.integers(0, 100)),
+    )
     def check(case, n_splits, seed):
         X, y, targets, metric = case
-        found = _run_editing(edit_condense, X, y, targets, n_splits=n_splits,
-                             max_iter=3, metric=metric, random_state=seed)
+        found = _run_editing(
+            edit_condense,
+            X,
+            y,
+            targets,
+            n_splits=n_splits,
+            max_iter=3,
+            metric=metric,
+            random_state=seed,
+        )
         if found is None or not _moderate(X):
             return
         kept, history, codes, targeted = found
-        edited = _check_multiedit_history(X, codes, targeted, history.multiedit,
-                                          metric, n_splits, 3)
+        edited = _check_multiedit_history(
+            X, codes, targeted, history.multiedit, metric, n_splits, 3
+        )
         assert np.isin(kept, edited).all()
         if edited.shape[0]:
             order = history.condense.order
@@ -445,8 +566,12 @@ def test_edit_condense_is_multiedit_then_hart():
     _report("edit_condense")
 
 
-RESAMPLERS = {Editing: edit, MultiEditing: multiedit, Condensing: condense,
-              EditCondensing: edit_condense}
+RESAMPLERS = {
+    Editing: edit,
+    MultiEditing: multiedit,
+    Condensing: condense,
+    EditCondensing: edit_condense,
+}
 
 
 @pytest.mark.parametrize("sampler", RESAMPLERS, ids=lambda cls: cls.__name__)
@@ -454,9 +579,12 @@ def test_resamplers_return_the_rows_their_function_keeps(sampler):
     function = RESAMPLERS[sampler]
 
     @_settings(EXAMPLES // 2)
-    @given(case=editing_cases(),
-           strategy=st.sampled_from(["auto", "all", "majority", "not minority",
-                                     "not majority"]))
+    @given(
+        case=editing_cases(),
+        strategy=st.sampled_from(
+            ["auto", "all", "majority", "not minority", "not majority"]
+        ),
+    )
     def check(case, strategy):
         seed = 0
         X, y, _, metric = case
@@ -479,8 +607,9 @@ def test_resamplers_return_the_rows_their_function_keeps(sampler):
         np.testing.assert_array_equal(y_kept, y[kept])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
-            expected = function(X, y, target_classes=list(resampler.sampling_strategy_),
-                                **params)
+            expected = function(
+                X, y, target_classes=list(resampler.sampling_strategy_), **params
+            )
         np.testing.assert_array_equal(kept, expected)
 
     check()
@@ -490,10 +619,14 @@ def test_resamplers_return_the_rows_their_function_keeps(sampler):
 # ---------------------------------------------------------------------------------
 # the error bounds
 
-RATES = st.one_of(st.floats(-0.5, 1.5), st.sampled_from([np.nan, np.inf, 0, 1, 0.5]),
-                  st.sampled_from(["0.1", None, True]))
-CLASS_COUNTS = st.one_of(st.integers(-1, 12), st.sampled_from([2.0, "3", None,
-                                                               np.int64(3)]))
+RATES = st.one_of(
+    st.floats(-0.5, 1.5),
+    st.sampled_from([np.nan, np.inf, 0, 1, 0.5]),
+    st.sampled_from(["0.1", None, True]),
+)
+CLASS_COUNTS = st.one_of(
+    st.integers(-1, 12), st.sampled_from([2.0, "3", None, np.int64(3)])
+)
 
 
 def test_cover_hart_bounds_follow_the_formula():
@@ -532,10 +665,15 @@ def test_edited_nn_error_is_an_error_rate_below_the_unedited_one():
 # ---------------------------------------------------------------------------------
 # the linear module: Kesler's construction, output codes
 
+
 def test_kesler_construct_places_the_augmented_sample():
     @_settings(2 * EXAMPLES)
-    @given(data=datasets(), extra=_mostly(st.integers(0, 2), st.integers(-2, -1)),
-           seed=st.integers(0, 99), as_list=st.booleans())
+    @given(
+        data=datasets(),
+        extra=_mostly(st.integers(0, 2), st.integers(-2, -1)),
+        seed=st.integers(0, 99),
+        as_list=st.booleans(),
+    )
     def check(data, extra, seed, as_list):
         X, _ = data
         X_before = X.copy()
@@ -543,8 +681,13 @@ def test_kesler_construct_places_the_augmented_sample():
         n_classes = int(labels.max()) + 1 + extra  # (too few when extra < 0)
         if seed % 10 == 0:
             labels[0] = -1  # out of range
-        psi = _call("kesler_construct", kesler_construct,
-                    X.tolist() if as_list else X, labels, n_classes)
+        psi = _call(
+            "kesler_construct",
+            kesler_construct,
+            X.tolist() if as_list else X,
+            labels,
+            n_classes,
+        )
         np.testing.assert_array_equal(X, X_before)
         if psi is None:
             return
@@ -552,9 +695,10 @@ def test_kesler_construct_places_the_augmented_sample():
         n, d = X.shape
         expected = np.zeros((n, n_classes * (d + 1)))
         for i, label in enumerate(labels):
-            expected[i, label * (d + 1):(label + 1) * (d + 1)] = np.r_[X[i], 1.0]
-        assert psi.dtype == (np.float64 if as_list else
-                             np.promote_types(X.dtype, np.float32))
+            expected[i, label * (d + 1) : (label + 1) * (d + 1)] = np.r_[X[i], 1.0]
+        assert psi.dtype == (
+            np.float64 if as_list else np.promote_types(X.dtype, np.float32)
+        )
         np.testing.assert_array_equal(psi, expected.astype(psi.dtype))
 
     check()
@@ -566,12 +710,21 @@ CODES = ["one-vs-all", "all-pairs", "dense-random", "sparse-random"]
 
 def test_code_matrix_is_a_valid_code():
     @_settings(2 * EXAMPLES)
-    @given(code=st.sampled_from(CODES + ["exhaustive", 3]),
-           n_classes=st.integers(-1, 9), seed=st.integers(0, 99),
-           n_columns=st.one_of(st.none(), st.integers(-1, 12)))
+    @given(
+        code=st.sampled_from(CODES + ["exhaustive", 3]),
+        n_classes=st.integers(-1, 9),
+        seed=st.integers(0, 99),
+        n_columns=st.one_of(st.none(), st.integers(-1, 12)),
+    )
     def check(code, n_classes, seed, n_columns):
-        M = _call("code_matrix", code_matrix, code, n_classes, random_state=seed,
-                  n_columns=n_columns)
+        M = _call(
+            "code_matrix",
+            code_matrix,
+            code,
+            n_classes,
+            random_state=seed,
+            n_columns=n_columns,
+        )
         if M is None:
             return
         assert M.shape[0] == n_classes >= 2 and M.dtype.kind == "i"
@@ -587,22 +740,32 @@ def test_code_matrix_is_a_valid_code():
         assert len({tuple(row) for row in M.tolist()}) == n_classes
         assert (M != 0).any(axis=1).all()
         np.testing.assert_array_equal(
-            M, code_matrix(code, n_classes, random_state=seed, n_columns=n_columns))
+            M, code_matrix(code, n_classes, random_state=seed, n_columns=n_columns)
+        )
 
     check()
     _report("code_matrix")
 
 
-LOSSES = {"hinge": lambda z: np.maximum(0.0, 1.0 - z), "exp": lambda z: np.exp(-z),
-          "log": lambda z: np.logaddexp(0.0, -z)}
+LOSSES = {
+    "hinge": lambda z: np.maximum(0.0, 1.0 - z),
+    "exp": lambda z: np.exp(-z),
+    "log": lambda z: np.logaddexp(0.0, -z),
+}
 
 
 def test_decode_picks_the_nearest_code_word():
     @_settings(2 * EXAMPLES)
-    @given(code=st.sampled_from(CODES), n_classes=st.integers(2, 6),
-           n_samples=st.integers(1, 5), exponent=st.integers(-300, 300),
-           seed=st.integers(0, 99), method=st.sampled_from(["hamming", "loss"]),
-           loss=st.sampled_from(["hinge", "exp", "log"]), one=st.booleans())
+    @given(
+        code=st.sampled_from(CODES),
+        n_classes=st.integers(2, 6),
+        n_samples=st.integers(1, 5),
+        exponent=st.integers(-300, 300),
+        seed=st.integers(0, 99),
+        method=st.sampled_from(["hamming", "loss"]),
+        loss=st.sampled_from(["hinge", "exp", "log"]),
+        one=st.booleans(),
+    )
     def check(code, n_classes, n_samples, exponent, seed, method, loss, one):
         M = code_matrix(code, n_classes, random_state=seed)
         rng = np.random.default_rng(seed)
@@ -611,8 +774,9 @@ def test_decode_picks_the_nearest_code_word():
         if one:
             F = F[0]
         F_before = F.copy()
-        found = _call("decode", decode, M, F, method=method, loss=loss,
-                      return_distances=True)
+        found = _call(
+            "decode", decode, M, F, method=method, loss=loss, return_distances=True
+        )
         np.testing.assert_array_equal(F, F_before)
         if found is None:
             return
@@ -620,8 +784,11 @@ def test_decode_picks_the_nearest_code_word():
         F2 = np.atleast_2d(F)
         margins = F2[:, None, :] * M[None, :, :]
         with np.errstate(over="ignore"):
-            expected = (((1 - np.sign(margins)) / 2).sum(axis=2) if method == "hamming"
-                        else LOSSES[loss](margins).sum(axis=2))
+            expected = (
+                ((1 - np.sign(margins)) / 2).sum(axis=2)
+                if method == "hamming"
+                else LOSSES[loss](margins).sum(axis=2)
+            )
         assert np.isfinite(distances).all()
         np.testing.assert_allclose(distances, expected, rtol=1e-12)
         np.testing.assert_array_equal(indices, np.argmin(expected, axis=1))
@@ -633,25 +800,34 @@ def test_decode_picks_the_nearest_code_word():
 # ---------------------------------------------------------------------------------
 # model selection
 
+
 def test_stratified_kfold_partitions_every_class():
     @_settings()
-    @given(data=datasets(), n_splits=st.integers(0, 7), shuffle=st.booleans(),
-           seed=st.integers(0, 99))
+    @given(
+        data=datasets(),
+        n_splits=st.integers(0, 7),
+        shuffle=st.booleans(),
+        seed=st.integers(0, 99),
+    )
     def check(data, n_splits, shuffle, seed):
         _, y = data
         y_before = y.copy()
-        folds = _call("stratified_kfold", lambda: list(stratified_kfold(
-            y, n_splits, shuffle=shuffle, random_state=seed)))
+        folds = _call(
+            "stratified_kfold",
+            lambda: list(
+                stratified_kfold(y, n_splits, shuffle=shuffle, random_state=seed)
+            ),
+        )
         np.testing.assert_array_equal(y, y_before)
         if folds is None:
             return
         assert len(folds) == n_splits
         tests = [test for _, test in folds]
-        np.testing.assert_array_equal(np.sort(np.concatenate(tests)),
-                                      np.arange(len(y)))
+        np.testing.assert_array_equal(np.sort(np.concatenate(tests)), np.arange(len(y)))
         for train, test in folds:
-            np.testing.assert_array_equal(np.sort(np.r_[train, test]),
-                                          np.arange(len(y)))
+            np.testing.assert_array_equal(
+                np.sort(np.r_[train, test]), np.arange(len(y))
+            )
         sizes = [len(test) for test in tests]
         assert max(sizes) - min(sizes) <= 1
         for label in np.unique(y):
@@ -681,23 +857,28 @@ def test_standardize_centres_and_scales():
         X, _ = data
         X_test = X[::-1] * np.asarray(0.5, X.dtype)
         X_before, test_before = X.copy(), X_test.copy()
-        found = _call("standardize", standardize, X.tolist() if as_list else X,
-                      X_test.tolist() if as_list else X_test)
+        found = _call(
+            "standardize",
+            standardize,
+            X.tolist() if as_list else X,
+            X_test.tolist() if as_list else X_test,
+        )
         np.testing.assert_array_equal(X, X_before)
         np.testing.assert_array_equal(X_test, test_before)
         if found is None:
             return
         train, test = found
         assert np.isfinite(train).all() and np.isfinite(test).all()
-        expected_train, expected_test, constant, top = _reference_standardize(
-            X, X_test)
+        expected_train, expected_test, constant, top = _reference_standardize(X, X_test)
         tol = 1e-6 if X.dtype == np.float64 and not as_list else 1e-3
         # a constant feature is centred only: exactly 0 on the training data
         assert (train[:, constant] == 0).all()
-        np.testing.assert_allclose(train[:, ~constant], expected_train[:, ~constant],
-                                   rtol=tol, atol=tol)
-        np.testing.assert_allclose(test[:, ~constant], expected_test[:, ~constant],
-                                   rtol=tol, atol=tol)
+        np.testing.assert_allclose(
+            train[:, ~constant], expected_train[:, ~constant], rtol=tol, atol=tol
+        )
+        np.testing.assert_allclose(
+            test[:, ~constant], expected_test[:, ~constant], rtol=tol, atol=tol
+        )
 
     check()
     _report("standardize")
@@ -705,15 +886,26 @@ def test_standardize_centres_and_scales():
 
 def test_cross_validate_equals_a_loop_over_the_folds():
     @_settings()
-    @given(data=datasets(), cv=_mostly(st.integers(2, 3), st.integers(0, 4)),
-           scale=st.booleans(),
-           seed=st.integers(0, 99))
+    @given(
+        data=datasets(),
+        cv=_mostly(st.integers(2, 3), st.integers(0, 4)),
+        scale=st.booleans(),
+        seed=st.integers(0, 99),
+    )
     def check(data, cv, scale, seed):
         X, y = data
         X_before = X.copy()
         estimator = get_classifier("knn")(n_neighbors=1)
-        result = _call("cross_validate", cross_validate, estimator, X, y, cv=cv,
-                       random_state=seed, scale=scale)
+        result = _call(
+            "cross_validate",
+            cross_validate,
+            estimator,
+            X,
+            y,
+            cv=cv,
+            random_state=seed,
+            scale=scale,
+        )
         np.testing.assert_array_equal(X, X_before)
         if result is None:
             return
@@ -735,6 +927,7 @@ def test_cross_validate_equals_a_loop_over_the_folds():
 # ---------------------------------------------------------------------------------
 # data sets
 
+
 def _mostly(valid, invalid):
     """Mostly ``valid`` values, sometimes ``invalid`` ones (so that a draw of several
     parameters is often valid as a whole)."""
@@ -748,29 +941,48 @@ GENERATORS = {
     "make_sectors": lambda draw, seed: make_sectors(
         n_classes=draw(_mostly(st.integers(2, 5), st.integers(-1, 1))),
         n_samples=draw(_mostly(st.integers(5, 40), st.integers(-1, 4))),
-        gap=draw(_mostly(st.none() | st.floats(0, 0.6),
-                         st.sampled_from([-0.1, 2.0, np.nan]))),
-        random_state=seed),
+        gap=draw(
+            _mostly(st.none() | st.floats(0, 0.6), st.sampled_from([-0.1, 2.0, np.nan]))
+        ),
+        random_state=seed,
+    ),
     "make_xor": lambda draw, seed: make_xor(
-        n_samples=draw(COUNT), noise=draw(NOISE), random_state=seed),
+        n_samples=draw(COUNT), noise=draw(NOISE), random_state=seed
+    ),
     "make_rings": lambda draw, seed: make_rings(
-        n_samples=draw(COUNT), n_classes=draw(_mostly(st.integers(2, 4),
-                                                      st.integers(-1, 1))),
+        n_samples=draw(COUNT),
+        n_classes=draw(_mostly(st.integers(2, 4), st.integers(-1, 1))),
         noise=draw(NOISE),
-        factor=draw(_mostly(st.floats(0.05, 0.95), st.sampled_from([0.0, 1.5,
-                                                                    np.nan]))),
-        random_state=seed),
+        factor=draw(
+            _mostly(st.floats(0.05, 0.95), st.sampled_from([0.0, 1.5, np.nan]))
+        ),
+        random_state=seed,
+    ),
     "make_banana": lambda draw, seed: make_banana(
-        n_samples=draw(COUNT), noise=draw(NOISE), random_state=seed),
+        n_samples=draw(COUNT), noise=draw(NOISE), random_state=seed
+    ),
     "make_gaussian_classes": lambda draw, seed: make_gaussian_classes(
-        means=draw(st.one_of(st.none(), st.integers(1, 4).flatmap(
-            lambda c: st.integers(1, 3).map(
-                lambda d: np.arange(c * d, dtype=float).reshape(c, d))))),
-        covariances=draw(_mostly(st.sampled_from([1.0, 0.0, 1e-300, 1e300]),
-                                 st.sampled_from([-1.0, np.nan, [1.0]]))),
-        n_per_class=draw(_mostly(st.integers(1, 6), st.sampled_from([0, -1,
-                                                                    [1, 2, 3]]))),
-        random_state=seed),
+        means=draw(
+            st.one_of(
+                st.none(),
+                st.integers(1, 4).flatmap(
+                    lambda c: st.integers(1, 3).map(
+                        lambda d: np.arange(c * d, dtype=float).reshape(c, d)
+                    )
+                ),
+            )
+        ),
+        covariances=draw(
+            _mostly(
+                st.sampled_from([1.0, 0.0, 1e-300, 1e300]),
+                st.sampled_from([-1.0, np.nan, [1.0]]),
+            )
+        ),
+        n_per_class=draw(
+            _mostly(st.integers(1, 6), st.sampled_from([0, -1, [1, 2, 3]]))
+        ),
+        random_state=seed,
+    ),
 }
 
 
@@ -800,8 +1012,9 @@ def test_generators_draw_what_they_promise(name):
     _report(name)
 
 
-@pytest.mark.parametrize("loader", [load_iris, load_wine, load_breast_cancer],
-                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "loader", [load_iris, load_wine, load_breast_cancer], ids=lambda f: f.__name__
+)
 def test_loaders_return_fresh_arrays(loader):
     @_settings(EXAMPLES // 3)
     @given(return_X_y=st.sampled_from([True, False, 0, 1, None, "yes"]))
@@ -822,16 +1035,23 @@ def test_loaders_return_fresh_arrays(loader):
 # ---------------------------------------------------------------------------------
 # base, registry, command line
 
+
 def test_decision_from_scores():
     @_settings()
-    @given(n_samples=st.integers(0, 4), n_classes=st.integers(1, 4),
-           exponent=st.integers(-300, 300), seed=st.integers(0, 99),
-           dtype=st.sampled_from([np.float64, np.float32]))
+    @given(
+        n_samples=st.integers(0, 4),
+        n_classes=st.integers(1, 4),
+        exponent=st.integers(-300, 300),
+        seed=st.integers(0, 99),
+        dtype=st.sampled_from([np.float64, np.float32]),
+    )
     def check(n_samples, n_classes, exponent, seed, dtype):
         if dtype == np.float32:
             exponent = exponent // 10
-        scores = (np.random.default_rng(seed).normal(size=(n_samples, n_classes))
-                  * 10.0**exponent).astype(dtype)
+        scores = (
+            np.random.default_rng(seed).normal(size=(n_samples, n_classes))
+            * 10.0**exponent
+        ).astype(dtype)
         before = scores.copy()
         found = _call("decision_from_scores", decision_from_scores, scores)
         np.testing.assert_array_equal(scores, before)
@@ -846,8 +1066,7 @@ def test_decision_from_scores():
 
 def test_clone_copies_the_parameters_only():
     @_settings()
-    @given(name=st.sampled_from(classifier_names()), data=datasets(),
-           fit=st.booleans())
+    @given(name=st.sampled_from(classifier_names()), data=datasets(), fit=st.booleans())
     def check(name, data, fit):
         estimator = get_classifier(name)()
         if fit:
@@ -877,8 +1096,11 @@ def test_registry_names_and_lookup():
     assert len(names) == len(set(names)) and all(isinstance(n, str) for n in names)
 
     @_settings(2 * EXAMPLES)
-    @given(name=st.one_of(st.sampled_from(names), st.text(max_size=12),
-                          st.integers(), st.none()))
+    @given(
+        name=st.one_of(
+            st.sampled_from(names), st.text(max_size=12), st.integers(), st.none()
+        )
+    )
     def check(name):
         cls = _call("get_classifier", get_classifier, name)
         if cls is not None:
@@ -904,10 +1126,25 @@ def test_command_line_compares_or_explains():
                     file.write(",".join(map(repr, row)) + f",{label}\n")
             out, err = io.StringIO(), io.StringIO()
             with redirect_stdout(out), redirect_stderr(err):
-                code = _call("main", main, [
-                    "compare", "--data", path, "--target", "label", "--cv", str(cv),
-                    "--seed", str(seed), "--classifiers", "minimum-distance", "knn",
-                    "--quiet"])
+                code = _call(
+                    "main",
+                    main,
+                    [
+                        "compare",
+                        "--data",
+                        path,
+                        "--target",
+                        "label",
+                        "--cv",
+                        str(cv),
+                        "--seed",
+                        str(seed),
+                        "--classifiers",
+                        "minimum-distance",
+                        "knn",
+                        "--quiet",
+                    ],
+                )
         assert code in (0, 2), (code, err.getvalue())
         if code == 0:
             assert "minimum-distance" in out.getvalue()
@@ -924,28 +1161,29 @@ def test_command_line_compares_or_explains():
 
 COVERED = {
     "patrec.neighbors.search.metrics.pairwise_distances": test_pairwise_distances_equal_cdist,
-    "patrec.neighbors.bounds.cover_hart_bounds":
-        test_cover_hart_bounds_follow_the_formula,
-    "patrec.neighbors.bounds.edited_nn_error":
-        test_edited_nn_error_is_an_error_rate_below_the_unedited_one,
+    "patrec.neighbors.bounds.cover_hart_bounds": test_cover_hart_bounds_follow_the_formula,
+    "patrec.neighbors.bounds.edited_nn_error": (
+        test_edited_nn_error_is_an_error_rate_below_the_unedited_one
+    ),
     "patrec.neighbors.editing.editing.edit": test_edit_equals_wilsons_rule_by_brute_force,
     "patrec.neighbors.editing.editing.multiedit": test_multiedit_replays_by_brute_force,
     "patrec.neighbors.editing.condensing.condense": test_condense_equals_harts_rule_one_at_a_time,
     "patrec.neighbors.editing.condensing.edit_condense": test_edit_condense_is_multiedit_then_hart,
-    "patrec.linear.linear_machine.kesler_construct":
-        test_kesler_construct_places_the_augmented_sample,
+    "patrec.linear.linear_machine.kesler_construct": (
+        test_kesler_construct_places_the_augmented_sample
+    ),
     "patrec.linear.output_codes.code_matrix": test_code_matrix_is_a_valid_code,
     "patrec.linear.output_codes.decode": test_decode_picks_the_nearest_code_word,
-    "patrec.model_selection.stratified_kfold":
-        test_stratified_kfold_partitions_every_class,
+    "patrec.model_selection.stratified_kfold": test_stratified_kfold_partitions_every_class,
     "patrec.model_selection.standardize": test_standardize_centres_and_scales,
-    "patrec.model_selection.cross_validate":
-        test_cross_validate_equals_a_loop_over_the_folds,
+    "patrec.model_selection.cross_validate": test_cross_validate_equals_a_loop_over_the_folds,
     "patrec.datasets.loaders.load_iris": test_loaders_return_fresh_arrays,
     "patrec.datasets.loaders.load_wine": test_loaders_return_fresh_arrays,
     "patrec.datasets.loaders.load_breast_cancer": test_loaders_return_fresh_arrays,
-    **{f"patrec.datasets.synthetic.{name}": test_generators_draw_what_they_promise
-       for name in GENERATORS},
+    **{
+        f"patrec.datasets.synthetic.{name}": test_generators_draw_what_they_promise
+        for name in GENERATORS
+    },
     "patrec.base.clone": test_clone_copies_the_parameters_only,
     "patrec.base.decision_from_scores": test_decision_from_scores,
     "patrec.registry.classifier_names": test_registry_names_and_lookup,
@@ -957,8 +1195,9 @@ COVERED = {
 def _public_functions():
     """Every function named in the ``__all__`` of a public module of patrec."""
     found = {}
-    names = ["patrec"] + [module.name for module in
-                          pkgutil.walk_packages(patrec.__path__, "patrec.")]
+    names = ["patrec"] + [
+        module.name for module in pkgutil.walk_packages(patrec.__path__, "patrec.")
+    ]
     for name in names:
         if any(part.startswith("_") for part in name.split(".")):
             continue

@@ -10,11 +10,13 @@ probabilities summing to one, finite scores, exact neighbours) or raise ValueErr
 TypeError; it must never crash, hang, return NaN silently (patrec's RuntimeWarnings
 are errors in this suite) or change the caller's arrays.
 """
+
 import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from patrec.exceptions import ConvergenceWarning
 from patrec.neighbors import BranchBoundTree, BruteForce
@@ -30,8 +32,9 @@ def datasets(draw):
     n_classes = draw(st.integers(2, 3))
     per_class = draw(st.integers(1, 6))
     n_features = draw(st.integers(1, 8))
-    exponent = draw(st.integers(-30, 30) if dtype == np.float32
-                    else st.integers(-300, 300))
+    exponent = draw(
+        st.integers(-30, 30) if dtype == np.float32 else st.integers(-300, 300)
+    )
     seed = draw(st.integers(0, 2**16))
     rng = np.random.default_rng(seed)
     n = n_classes * per_class
@@ -49,8 +52,9 @@ def datasets(draw):
         X = np.asfortranarray(X)
     elif layout == "strided":
         X = np.repeat(X, 2, axis=1)[:, ::2]
-    labels = draw(st.sampled_from([np.array(["cat", "dog", "eel"]),
-                                   np.array([-3, 7, 100])]))
+    labels = draw(
+        st.sampled_from([np.array(["cat", "dog", "eel"]), np.array([-3, 7, 100])])
+    )
     return X, labels[codes]
 
 
@@ -88,8 +92,12 @@ def _check_estimator_on(name, X, y):
 
 @pytest.mark.parametrize("name", classifier_names())
 def test_awkward_inputs_give_an_answer_or_a_clear_error(name):
-    @settings(max_examples=EXAMPLES, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
     @given(datasets())
     def check(data):
         _check_estimator_on(name, *data)

@@ -1,5 +1,5 @@
-# Hart's condensing over a growing store (editing.py holds the algorithm in words and
-# drives the passes).
+# Hart's condensing over a growing store (condensing.py holds the algorithm in words
+# and drives the passes; _store.py holds the store).
 #
 # Design
 # ------
@@ -8,10 +8,13 @@
 # O(n_kept * n_samples); here the store lives in a k-d tree whose *shape* is built
 # once over all the samples and whose *contents* grow:
 #
-#   build_tree     splits the samples (median of the widest coordinate) until a node
-#                  holds at most `leaf_size` of them: node_start/node_end index the
+#   StoreTree      the tree: its shape is the k-d partition of all the samples made
+#                  by the branch-and-bound tree's builder (`partition_samples` of
+#                  search/tree.py, the median of the widest feature until a node
+#                  holds at most `leaf_size` samples): node_start indexes the
 #                  permutation `perm`, node_left is the first of two children (-1: a
-#                  leaf), parent and leaf_of lead back up.
+#                  leaf), parent and leaf_of lead back up.  Its contents: `count`
+#                  and the boxes below, and `perm` / `position` as samples move.
 #   insert         puts stored samples into the tree: inside its leaf a stored sample
 #                  moves to the front (so a leaf scans only stored samples), and every
 #                  node on the way to the root counts it and widens its box -- the
@@ -32,16 +35,17 @@
 #
 # Nearest means the smallest reduced distance (the shared kernels of _distances.pxd),
 # ties to the sample stored first (the lowest rank).  Hence the kept set is exactly
-# that of the one-row-per-addition method, whatever the batch size; editing.py runs
+# that of the one-row-per-addition method, whatever the batch size; _store.py runs
 # query_batch on ranges of a batch in threads (all kernels release the GIL).
 #
 # Python validates everything first: C-contiguous prepared data, codes, sample indices
-# in range, arrays of the sizes given by tree_size().
+# in range, arrays of matching sizes.
 #
 # Every loop looks for Ctrl-C every few milliseconds of work (_signals.pxd) and then
 # raises KeyboardInterrupt, leaving its arrays part-way: the callers (editing.py) own
 # them for one call only and drop them with the exception.
 
+cimport cython
 from libc.math cimport INFINITY, pow
 
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
@@ -49,84 +53,47 @@ from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors.search._distances cimport (CHEBYSHEV, CITYBLOCK, MetricKind,
                                                  SQEUCLIDEAN, rdist)
 from patrec.neighbors.search._heap cimport heap_init, heap_push, heap_sort
-from patrec.neighbors.search._select cimport select_nth
 
 cdef enum:
     STACK_SIZE = 256  # twice the deepest tree (depth <= log2(n) + 1 <= 64)
 
 
-def tree_size(intp_t n_samples, intp_t leaf_size):
-    """An upper bound on the number of nodes `build_tree` creates."""
-    # every leaf made by a split holds at least (leaf_size + 1) // 2 samples
-    return 2 * (n_samples // ((leaf_size + 1) // 2) + 1) + 1
+@cython.auto_pickle(False)  # (a store lives for one call: never pickled)
+cdef class StoreTree:
+    """The store's k-d tree: its shape over all the samples and its stored contents
+    (see the header of this module).  Made by `make_store_tree`; the arrays are the
+    store's own, changed in place by `insert`."""
+
+    cdef readonly object data, perm, position, node_start, node_left, parent
+    cdef readonly object leaf_of, count, box_low, box_high
+    cdef readonly int kind
+    cdef readonly double p, grow, tiny
 
 
-def build_tree(const floating[:, ::1] X, intp_t leaf_size, intp_t[::1] perm,
-               intp_t[::1] node_start, intp_t[::1] node_end, intp_t[::1] node_left,
-               intp_t[::1] parent, intp_t[::1] leaf_of):
-    """Split the samples into a k-d tree; return the number of nodes.
-
-    ``perm`` must hold 0 .. n_samples - 1 on entry.
-    """
-    cdef intp_t n_samples = X.shape[0], n_features = X.shape[1]
-    cdef intp_t n_nodes = 1, node = 0, start, end, mid, dim, f, t, left
-    cdef floating low, high, value, widest
-    cdef SignalWatch watch
-    cdef bint stopped = False
-    watch.work = 0
-    node_start[0] = 0
-    node_end[0] = n_samples
-    parent[0] = -1
-    with nogil:
-        while node < n_nodes:  # breadth first
-            start = node_start[node]
-            end = node_end[node]
-            node_left[node] = -1
-            dim = 0
-            widest = 0
-            if end - start > leaf_size:
-                for f in range(n_features):
-                    low = X[perm[start], f]
-                    high = low
-                    for t in range(start + 1, end):
-                        value = X[perm[t], f]
-                        if value < low:
-                            low = value
-                        elif value > high:
-                            high = value
-                    if high - low > widest:
-                        widest = high - low
-                        dim = f
-            if widest > 0:  # (identical samples stay together in one leaf)
-                mid = start + (end - start) // 2
-                select_nth(<floating*> &X[0, 0], &perm[0], start, end, mid, dim,
-                           n_features, False)
-                left = n_nodes
-                node_left[node] = left
-                node_start[left] = start
-                node_end[left] = mid
-                node_start[left + 1] = mid
-                node_end[left + 1] = end
-                parent[left] = node
-                parent[left + 1] = node
-                n_nodes += 2
-            else:
-                for t in range(start, end):
-                    leaf_of[perm[t]] = node
-            node += 1
-            if stop_after(&watch, (end - start) * n_features):
-                stopped = True
-                break
-    if stopped:
-        raise_interrupt()
-    return n_nodes
+def make_store_tree(*, data, perm, position, node_start, node_left, parent, leaf_of,
+                    count, box_low, box_high, int kind, double p, double grow,
+                    double tiny):
+    """A `StoreTree` holding what it is given (the arrays are not copied)."""
+    cdef StoreTree tree = StoreTree.__new__(StoreTree)
+    tree.data, tree.perm, tree.position = data, perm, position
+    tree.node_start, tree.node_left, tree.parent = node_start, node_left, parent
+    tree.leaf_of, tree.count, tree.box_low, tree.box_high = (leaf_of, count, box_low,
+                                                             box_high)
+    tree.kind, tree.p, tree.grow, tree.tiny = kind, p, grow, tiny
+    return tree
 
 
-def insert(const floating[:, ::1] X, const intp_t[::1] samples, intp_t[::1] perm,
-           intp_t[::1] position, const intp_t[::1] node_start,
-           const intp_t[::1] parent, const intp_t[::1] leaf_of, intp_t[::1] count,
-           floating[:, ::1] box_low, floating[:, ::1] box_high):
-    """Add stored samples to the tree (leaf front, counts and boxes up to the root)."""
+def insert(StoreTree tree, const floating[:, ::1] X, const intp_t[::1] samples):
+    """Add stored samples to the tree (leaf front, counts and boxes up to the root).
+    ``X`` is ``tree.data``: its dtype picks the loop."""
+    cdef intp_t[::1] perm = tree.perm
+    cdef intp_t[::1] position = tree.position
+    cdef const intp_t[::1] node_start = tree.node_start
+    cdef const intp_t[::1] parent = tree.parent
+    cdef const intp_t[::1] leaf_of = tree.leaf_of
+    cdef intp_t[::1] count = tree.count
+    cdef floating[:, ::1] box_low = tree.box_low
+    cdef floating[:, ::1] box_high = tree.box_high
     cdef intp_t n_features = X.shape[1], s, i, leaf, here, there, other, node, f
     cdef SignalWatch watch
     cdef bint stopped = False
@@ -255,18 +222,21 @@ cdef inline intp_t _search_work(intp_t visits, intp_t n_features) noexcept nogil
     return (visits + 8) * (n_features + 16)
 
 
-def query_batch(int kind, double p, const floating[:, ::1] X,
-                const intp_t[::1] samples, const intp_t[::1] perm,
-                const intp_t[::1] node_start, const intp_t[::1] node_left,
-                const intp_t[::1] count, const floating[:, ::1] box_low,
-                const floating[:, ::1] box_high, const intp_t[::1] rank_of,
-                intp_t n_stored, double grow, double tiny, double[::1] best,
+def query_batch(StoreTree tree, const floating[:, ::1] X, const intp_t[::1] samples,
+                const intp_t[::1] rank_of, intp_t n_stored, double[::1] best,
                 intp_t[::1] best_rank, intp_t[::1] checked):
     """Bring ``best``/``best_rank`` of each sample up to date with the tree's store.
 
-    The tree holds the samples of ranks 0 .. n_stored - 1.
+    The tree holds the samples of ranks 0 .. n_stored - 1; ``X`` is ``tree.data``.
     """
-    cdef MetricKind metric = <MetricKind> kind
+    cdef const intp_t[::1] perm = tree.perm
+    cdef const intp_t[::1] node_start = tree.node_start
+    cdef const intp_t[::1] node_left = tree.node_left
+    cdef const intp_t[::1] count = tree.count
+    cdef const floating[:, ::1] box_low = tree.box_low
+    cdef const floating[:, ::1] box_high = tree.box_high
+    cdef MetricKind metric = <MetricKind> tree.kind
+    cdef double p = tree.p, grow = tree.grow, tiny = tree.tiny
     cdef intp_t s, i, best_r, work
     cdef floating best_d
     cdef SignalWatch watch
@@ -291,16 +261,20 @@ def query_batch(int kind, double p, const floating[:, ::1] X,
         raise_interrupt()
 
 
-def knn_batch(int kind, double p, const floating[:, ::1] X,
-              const intp_t[::1] samples, const intp_t[::1] perm,
-              const intp_t[::1] node_start, const intp_t[::1] node_left,
-              const intp_t[::1] count, const floating[:, ::1] box_low,
-              const floating[:, ::1] box_high, const intp_t[::1] rank_of,
-              double grow, double tiny, floating[:, ::1] out_dist,
+def knn_batch(StoreTree tree, const floating[:, ::1] X, const intp_t[::1] samples,
+              const intp_t[::1] rank_of, floating[:, ::1] out_dist,
               intp_t[:, ::1] out_rank):
     """The k nearest stored samples (k = out_rank.shape[1]) of each sample, by
-    (reduced distance, rank), best first; the store must hold at least k."""
-    cdef MetricKind metric = <MetricKind> kind
+    (reduced distance, rank), best first; the store must hold at least k.  ``X`` is
+    ``tree.data``."""
+    cdef const intp_t[::1] perm = tree.perm
+    cdef const intp_t[::1] node_start = tree.node_start
+    cdef const intp_t[::1] node_left = tree.node_left
+    cdef const intp_t[::1] count = tree.count
+    cdef const floating[:, ::1] box_low = tree.box_low
+    cdef const floating[:, ::1] box_high = tree.box_high
+    cdef MetricKind metric = <MetricKind> tree.kind
+    cdef double p = tree.p, grow = tree.grow, tiny = tree.tiny
     cdef intp_t s, k = out_rank.shape[1], work
     cdef SignalWatch watch
     cdef bint stopped = False

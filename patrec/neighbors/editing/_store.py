@@ -2,8 +2,10 @@
 
 `GrowingStore` holds a k-d tree built once over *all* the samples of a data set, of
 which only the stored ones are searched (the loops and the design are in
-``_condense.pyx``).  Hart's condensing adds samples as it goes; multi-edit stores one
-subset, searches another, empties the store and starts again.  Nearest means the
+``_condense.pyx``).  Its shape is the k-d partition of the branch-and-bound tree's
+builder (`patrec.neighbors.search.tree.partition_samples`).  Hart's condensing adds
+samples as it goes; multi-edit stores one subset, searches another, empties the
+store and starts again.  Nearest means the
 smallest reduced distance, ties to the sample stored first (the lowest rank), so a
 store filled in index order breaks ties like `BruteForce` (lower index first).
 """
@@ -11,7 +13,9 @@ store filled in index order breaks ties like `BruteForce` (lower index first).
 import numpy as np
 
 from ..._parallel import effective_n_jobs, run_row_ranges
+from ..._progress import Reporter
 from ..search._index import prepare_rows
+from ..search.tree import partition_samples
 from . import _condense
 
 __all__ = ["GrowingStore"]
@@ -53,32 +57,8 @@ class GrowingStore:
         self.data, self.metric, self.use_tree = data, metric, use_tree
         self.stored_rows = np.empty_like(data)
         self.n_threads = effective_n_jobs(n_jobs)
-        n_samples, n_features = data.shape
-        size = _condense.tree_size(n_samples if use_tree else 1, _LEAF_SIZE)
-        self.perm = np.arange(n_samples, dtype=np.intp)
-        self.node_start, node_end, self.node_left, self.parent = (
-            np.empty(size, dtype=np.intp) for _ in range(4)
-        )
-        self.leaf_of = np.empty(n_samples, dtype=np.intp)
-        n_nodes = _condense.build_tree(
-            data if use_tree else data[:1],
-            _LEAF_SIZE,
-            self.perm[: n_samples if use_tree else 1],
-            self.node_start,
-            node_end,
-            self.node_left,
-            self.parent,
-            self.leaf_of,
-        )  # (one dummy node without)
-        self.position = np.empty(n_samples, dtype=np.intp)
-        self.position[self.perm] = np.arange(n_samples)
-        self.count = np.zeros(n_nodes, dtype=np.intp)
-        self.box_low = np.empty((n_nodes, n_features), dtype=data.dtype)
-        self.box_high = np.empty((n_nodes, n_features), dtype=data.dtype)
-        # rounding margin of the pruning test (see _condense.pyx)
-        slack = 8 * (n_features + 8) * np.finfo(data.dtype).eps / 2
-        self.grow = (1 + slack) / (1 - slack)
-        self.tiny = 8 * (n_features + 8) * float(np.finfo(data.dtype).tiny)
+        n_samples = data.shape[0]
+        self.tree = _store_tree(data, metric) if use_tree else None
         self.store = np.empty(n_samples, dtype=np.intp)
         self.rank_of = np.empty(n_samples, dtype=np.intp)
         self.best = np.empty(n_samples)
@@ -89,9 +69,10 @@ class GrowingStore:
     def clear(self):
         """Empty the store (the tree keeps its shape) and forget every search."""
         self.size = 0
-        self.count[:] = 0
-        self.box_low[:] = np.inf
-        self.box_high[:] = -np.inf
+        if self.tree is not None:
+            self.tree.count[:] = 0
+            self.tree.box_low[:] = np.inf
+            self.tree.box_high[:] = -np.inf
         self.rank_of[:] = -1
         self.best[:] = np.inf
         self.best_rank[:] = -1
@@ -111,19 +92,8 @@ class GrowingStore:
         if not self.use_tree:
             return
         if samples.shape[0] > _THREADED_BATCH:  # in tree order: fewer cache misses
-            samples = samples[np.argsort(self.position[samples])]
-        _condense.insert(
-            self.data,
-            samples,
-            self.perm,
-            self.position,
-            self.node_start,
-            self.parent,
-            self.leaf_of,
-            self.count,
-            self.box_low,
-            self.box_high,
-        )
+            samples = samples[np.argsort(self.tree.position[samples])]
+        _condense.insert(self.tree, self.data, samples)
 
     def search(self, samples):
         """Bring ``best``/``best_rank`` of ``samples`` up to date with the store."""
@@ -143,20 +113,11 @@ class GrowingStore:
                 )
                 return
             _condense.query_batch(
-                self.metric.kind,
-                self.metric.p,
+                self.tree,
                 self.data,
                 samples[lo:hi],
-                self.perm,
-                self.node_start,
-                self.node_left,
-                self.count,
-                self.box_low,
-                self.box_high,
                 self.rank_of,
                 self.size,
-                self.grow,
-                self.tiny,
                 self.best,
                 self.best_rank,
                 self.checked,
@@ -175,19 +136,10 @@ class GrowingStore:
 
         def rows(lo, hi):
             _condense.knn_batch(
-                self.metric.kind,
-                self.metric.p,
+                self.tree,
                 self.data,
                 samples[lo:hi],
-                self.perm,
-                self.node_start,
-                self.node_left,
-                self.count,
-                self.box_low,
-                self.box_high,
                 self.rank_of,
-                self.grow,
-                self.tiny,
                 distances[lo:hi],
                 ranks[lo:hi],
             )
@@ -205,7 +157,7 @@ class GrowingStore:
         self.best_rank[samples] = -1
         self.checked[samples] = 0
         # searched in tree order, neighbouring samples one after another
-        self.search(samples[np.argsort(self.position[samples])])
+        self.search(samples[np.argsort(self.tree.position[samples])])
         return self.store[self.best_rank[samples]]
 
     def hart_batch(self, samples, codes):
@@ -228,3 +180,44 @@ class GrowingStore:
         )
         self._insert(start, stop)
         return stop - start
+
+
+def _store_tree(data, metric):
+    """The store's k-d tree over all rows of ``data`` (prepared for ``metric``), with
+    nothing stored yet."""
+    n_samples, n_features = data.shape
+    scratch = data.copy()  # (the partition reorders the rows it is given)
+    order, (node_start, node_end, node_child, node_nchild), _ = partition_samples(
+        scratch, "kd", 2, _LEAF_SIZE, 0, Reporter("GrowingStore", 0)
+    )
+    del scratch
+    inner = node_nchild > 0
+    node_left = np.where(inner, node_child, -1)
+    parent = np.full(len(node_start), -1, dtype=np.intp)
+    parents = np.flatnonzero(inner)
+    parent[node_child[parents]] = parents
+    parent[node_child[parents] + 1] = parents
+    leaves = np.flatnonzero(~inner)
+    leaves = leaves[np.argsort(node_start[leaves])]
+    leaf_of = np.empty(n_samples, dtype=np.intp)
+    leaf_of[order] = np.repeat(leaves, node_end[leaves] - node_start[leaves])
+    position = np.empty(n_samples, dtype=np.intp)
+    position[order] = np.arange(n_samples)
+    # rounding margin of the pruning test (see _condense.pyx)
+    slack = 8 * (n_features + 8) * np.finfo(data.dtype).eps / 2
+    return _condense.make_store_tree(
+        data=data,
+        perm=order,
+        position=position,
+        node_start=node_start,
+        node_left=node_left,
+        parent=parent,
+        leaf_of=leaf_of,
+        count=np.zeros(len(node_start), dtype=np.intp),
+        box_low=np.empty((len(node_start), n_features), dtype=data.dtype),
+        box_high=np.empty((len(node_start), n_features), dtype=data.dtype),
+        kind=metric.kind,
+        p=metric.p,
+        grow=(1 + slack) / (1 - slack),
+        tiny=8 * (n_features + 8) * float(np.finfo(data.dtype).tiny),
+    )

@@ -353,7 +353,7 @@ def build_search_tree(data, metric, partition, branching, leaf_size, seed, log):
     in place into the tree order): the partition, then the means, radii, boxes and
     leaf distances of its nodes.  ``seed`` seeds the k-means splits.  Returns a
     `SearchTree`."""
-    order, (node_start, node_end, node_child, node_nchild), depth = _partition(
+    order, (node_start, node_end, node_child, node_nchild), depth = partition_samples(
         data, partition, branching, leaf_size, seed, log
     )
     n_nodes, n_features = len(node_start), data.shape[1]
@@ -418,9 +418,13 @@ def build_search_tree(data, metric, partition, branching, leaf_size, seed, log):
     )
 
 
-def _partition(data, partition, branching, leaf_size, seed, log):
+def partition_samples(data, partition, branching, leaf_size, seed, log):
     """Split the samples into the tree's nodes (compiled, see _bnb_build.pyx),
-    reordering ``data`` in place: (the tree order, the four node arrays, depth)."""
+    reordering ``data`` in place: (the tree order, the four node arrays, depth).
+
+    The one builder of a tree's shape: `build_search_tree` and the condensing
+    store (`patrec.neighbors.editing._store`) both start here.  ``log`` is a
+    `Reporter` (or any ``log(level, message)``)."""
     n_samples = data.shape[0]
     order = np.arange(n_samples, dtype=np.intp)
     kmeans = partition == "kmeans"

@@ -21,7 +21,7 @@ from ..search.metrics import Metric
 from ._checks import check_data, warn_lost_classes
 from ._history import CondenseHistory, EditCondenseHistory
 from ._store import GrowingStore
-from .editing import check_multiedit, multiedit_rounds
+from .editing import MultieditRounds
 
 __all__ = ["condense", "edit_condense"]
 
@@ -284,23 +284,12 @@ def edit_condense(
     (array([-0.13,  0.95,  1.96]), array([0, 0, 1]))
     """
     X, codes, targeted, classes = check_data(X, y, target_classes)
-    check_multiedit(X, n_splits, max_iter, n_jobs)
-    spec = Metric(metric, p, metric_params, n_features=X.shape[1])
-    rng = check_random_state(random_state)
     log = Reporter("edit_condense", verbose)
-    edited, edit_history = multiedit_rounds(
-        X,
-        codes,
-        targeted,
-        n_splits,
-        max_iter,
-        metric,
-        p,
-        metric_params,
-        rng,
-        n_jobs,
-        log,
+    rounds = MultieditRounds(
+        X, n_splits, max_iter, metric, p, metric_params, random_state, n_jobs, log
     )
+    spec = Metric(metric, p, metric_params, n_features=X.shape[1])
+    edited, edit_history = rounds.run(X, codes, targeted)
     warn_lost_classes(codes, edited, classes, "edit_condense")
     if edited.shape[0] == 0:
         condensed = CondenseHistory(np.empty(0, np.intp), np.empty(0, np.intp), ())
@@ -308,7 +297,7 @@ def edit_condense(
         order = (
             np.arange(edited.shape[0])
             if random_state is None
-            else rng.permutation(edited.shape[0])
+            else rounds.rng.permutation(edited.shape[0])
         )
         condensed = _condense(
             X[edited], codes[edited], targeted, order, spec, n_jobs, log

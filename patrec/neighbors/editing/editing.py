@@ -292,80 +292,90 @@ def multiedit(
     (False, False, 36)
     """
     X, codes, targeted, classes = check_data(X, y, target_classes)
-    check_multiedit(X, n_splits, max_iter, n_jobs)
-    rng = check_random_state(random_state)
-    log = Reporter("multiedit", verbose)
-    kept, history = multiedit_rounds(
-        X,
-        codes,
-        targeted,
-        n_splits,
-        max_iter,
-        metric,
-        p,
-        metric_params,
-        rng,
-        n_jobs,
-        log,
-    )
+    rounds = MultieditRounds(
+        X, n_splits, max_iter, metric, p, metric_params, random_state, n_jobs,
+        Reporter("multiedit", verbose),
+    )  # fmt: skip
+    kept, history = rounds.run(X, codes, targeted)
     warn_lost_classes(codes, kept, classes, "multiedit")
     return (kept, history) if return_history else kept
 
 
-def check_multiedit(X, n_splits, max_iter, n_jobs):
-    """Check the parameters of `multiedit` (and of `edit_condense`)."""
-    check_scalar(n_splits, "n_splits", numbers.Integral, low=2)
-    if n_splits > X.shape[0]:
-        raise ValueError(
-            f"n_splits={n_splits} subsets were asked for, but X has only "
-            f"{X.shape[0]} samples; n_splits must be <= n_samples."
-        )
-    check_scalar(max_iter, "max_iter", numbers.Integral, low=1)
-    effective_n_jobs(n_jobs)
+class MultieditRounds:
+    """The rounds of `multiedit` (and the first step of `edit_condense`): the
+    parameters are checked when it is made, `run` edits validated data.
 
+    ``rng``, the generator drawn from ``random_state``, is kept: `edit_condense`
+    goes on drawing from it after the rounds.
+    """
 
-def multiedit_rounds(
-    X, codes, targeted, n_splits, max_iter, metric, p, metric_params, rng, n_jobs, log
-):
-    """The rounds of `multiedit` on validated data: (kept, `MultieditHistory`)."""
-    alive = np.arange(X.shape[0])
-    rounds = []
-    store = None
-    brute, tree = search_costs(
-        X.shape[0] // n_splits, X.shape[1], metric, p, build=False
-    )
-    if tree < brute:
-        # a k-d tree built once over all samples serves every round and subset
-        store = GrowingStore(X, Metric(metric, p, metric_params, X.shape[1]), n_jobs)
-    while len(rounds) < max_iter and alive.shape[0] >= n_splits:
-        subsets = np.array_split(rng.permutation(alive), n_splits)
-        discarded = []
-        for i, judged in enumerate(subsets):
-            judge = subsets[(i + 1) % n_splits]
-            if store is None:
-                index, _ = build_index(X[judge], metric, p, metric_params, "brute")
-                nearest = judge[
-                    index.query(X[judged], 1, return_distance=False, n_jobs=n_jobs)[
-                        :, 0
-                    ]
-                ]
-            else:
-                store.clear()
-                store.add(judge)  # ranks in subset order: ties to the lower index
-                nearest = store.nearest(judged)
-            wrong = (codes[nearest] != codes[judged]) & targeted[codes[judged]]
-            discarded.append(judged[wrong])
-        rounds.append(MultieditRound(tuple(subsets), tuple(discarded)))
-        wrong = np.concatenate(discarded)
-        log(
-            2,
-            f"round {len(rounds)}: discarded {wrong.shape[0]} of "
-            f"{alive.shape[0]} samples",
+    def __init__(
+        self, X, n_splits, max_iter, metric, p, metric_params, random_state, n_jobs,
+        log,
+    ):  # fmt: skip
+        check_scalar(n_splits, "n_splits", numbers.Integral, low=2)
+        if n_splits > X.shape[0]:
+            raise ValueError(
+                f"n_splits={n_splits} subsets were asked for, but X has only "
+                f"{X.shape[0]} samples; n_splits must be <= n_samples."
+            )
+        check_scalar(max_iter, "max_iter", numbers.Integral, low=1)
+        effective_n_jobs(n_jobs)
+        self.n_splits, self.max_iter = n_splits, max_iter
+        self.metric, self.p, self.metric_params = metric, p, metric_params
+        self.rng = check_random_state(random_state)
+        self.n_jobs, self.log = n_jobs, log
+
+    def run(self, X, codes, targeted):
+        """Edit validated data: (kept, `MultieditHistory`)."""
+        store = self._store(X)
+        alive = np.arange(X.shape[0])
+        rounds = []
+        while len(rounds) < self.max_iter and alive.shape[0] >= self.n_splits:
+            subsets = np.array_split(self.rng.permutation(alive), self.n_splits)
+            discarded = []
+            for i, judged in enumerate(subsets):
+                judge = subsets[(i + 1) % self.n_splits]
+                nearest = self._nearest(X, store, judge, judged)
+                wrong = (codes[nearest] != codes[judged]) & targeted[codes[judged]]
+                discarded.append(judged[wrong])
+            rounds.append(MultieditRound(tuple(subsets), tuple(discarded)))
+            wrong = np.concatenate(discarded)
+            self.log(
+                2,
+                f"round {len(rounds)}: discarded {wrong.shape[0]} of "
+                f"{alive.shape[0]} samples",
+            )
+            if wrong.shape[0] == 0:
+                break
+            alive = np.setdiff1d(alive, wrong)
+        self.log(
+            1,
+            f"kept {alive.shape[0]} of {X.shape[0]} samples after {len(rounds)} "
+            "round(s)",
         )
-        if wrong.shape[0] == 0:
-            break
-        alive = np.setdiff1d(alive, wrong)
-    log(
-        1, f"kept {alive.shape[0]} of {X.shape[0]} samples after {len(rounds)} round(s)"
-    )
-    return np.sort(alive), MultieditHistory(tuple(rounds))
+        return np.sort(alive), MultieditHistory(tuple(rounds))
+
+    def _store(self, X):
+        """A k-d tree built once over all samples to serve every round and subset,
+        when the cost model expects it to beat brute force; else None."""
+        brute, tree = search_costs(
+            X.shape[0] // self.n_splits, X.shape[1], self.metric, self.p, build=False
+        )
+        if tree >= brute:
+            return None
+        metric = Metric(self.metric, self.p, self.metric_params, X.shape[1])
+        return GrowingStore(X, metric, self.n_jobs)
+
+    def _nearest(self, X, store, judge, judged):
+        """The nearest sample of ``judge`` to each sample of ``judged`` (ties: the
+        one first in ``judge``)."""
+        if store is None:
+            index, _ = build_index(
+                X[judge], self.metric, self.p, self.metric_params, "brute"
+            )
+            found = index.query(X[judged], 1, return_distance=False, n_jobs=self.n_jobs)
+            return judge[found[:, 0]]
+        store.clear()
+        store.add(judge)  # ranks in subset order: ties to the lower index
+        return store.nearest(judged)

@@ -10,9 +10,10 @@ sample when D(x, M_p) > B + D(x_i, M_p).  ``query(..., return_counts=True)`` cou
 the distances that were still computed.  In two dimensions the count grows far more
 slowly than N; the answers are exactly brute force's.
 
-The right panel draws the Cover–Hart bounds on the asymptotic 1-NN error,
-P* <= P <= P* (2 - c/(c-1) P*), for c = 2 and 10 classes, and the error after
-editing the training set, P / (2 (1 - P)), for two classes.
+The second figure draws the Cover–Hart bounds on the asymptotic 1-NN error,
+P* <= P <= P* (2 - c/(c-1) P*), for c = 2 and 10 classes.  (What editing does to the
+error is drawn in ``plot_edited_error``, against the Bayes error of a known
+distribution: the editing formula is written in the 1-NN error P, not in P*.)
 """
 
 # %%
@@ -23,7 +24,6 @@ from patrec.neighbors import (
     BranchBoundTree,
     BruteForce,
     cover_hart_bounds,
-    edited_nn_error,
 )
 
 rng = np.random.default_rng(0)
@@ -55,14 +55,7 @@ for c in (2, 10):
     upper = [cover_hart_bounds(p, c)[1] for p in bayes]
     right.plot(bayes, upper, label=f"1-NN upper bound, c = {c}")
 right.plot(bayes, bayes, "k--", label="Bayes error P* (lower bound)")
-nn_error = np.linspace(0, 0.5, 101)
-right.plot(
-    nn_error,
-    [edited_nn_error(p) for p in nn_error],
-    ":",
-    label="after editing, as a function of P (c = 2)",
-)
-right.set_xlabel("Bayes error P* (or 1-NN error P for the dotted line)")
+right.set_xlabel("Bayes error P*")
 right.set_ylabel("asymptotic error")
 right.set_title("Cover–Hart bounds")
 right.legend(fontsize="small")

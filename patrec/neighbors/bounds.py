@@ -6,11 +6,15 @@ is bounded by the Bayes error P* (the smallest error any rule can reach) as
     P* <= P <= P* (2 - c / (c - 1) * P*)   <=   2 P*,
 
 for c classes (Cover and Hart).  The same bounds hold for k-NN, whose error falls
-towards P* as k grows (with k much smaller than the number of samples).  Editing the
-training set with the 1-NN rule itself (remove the samples that the others
-misclassify, then classify by 1-NN) brings the asymptotic error down to
+towards P* as k grows (with k much smaller than the number of samples).  For two
+classes, editing the training set with the 1-NN rule itself (remove the samples that
+the others misclassify, then classify by 1-NN) brings the rule's conditional error
+r(x) down to r(x) / (2 (1 - r(x))) at every point; `edited_nn_error` applies the
+formula to the overall error,
 
-    P_edit = P / (2 (1 - P)).
+    P_edit = P / (2 (1 - P)),
+
+an estimate, not a bound (see its notes).
 """
 
 import numbers
@@ -82,6 +86,15 @@ def edited_nn_error(nn_error, n_classes=2):
     -------
     error : float
         P1 / (2 (1 - P1)).
+
+    Notes
+    -----
+    Wilson's result holds point by point: where the 1-NN rule's conditional error is
+    r(x), the edited rule's is r(x) / (2 (1 - r(x))), and its asymptotic error is
+    the mean of that over the data.  Applied to the overall error P1, as here, the
+    formula is an estimate and not a bound: being convex, it gives at most the
+    mean of the local values (Jensen's inequality), and it can fall below the Bayes
+    error, which no rule beats (gallery: ``plot_edited_error``).
 
     References
     ----------

@@ -133,3 +133,14 @@ def test_three_sectors_claim():
             hard_margin = LinearSVC(C=100.0, max_iter=100_000).fit(X, signs)
             assert hard_margin.score(X, signs) < 1.0
     assert np.mean(ova_errors) > 0.0
+
+
+def test_three_sectors_figures_of_the_user_guide():
+    """The numbers the linear guide gives for one-vs-all on the sectors."""
+    for seed in range(10):
+        X, y = make_sectors(random_state=seed)
+        assert OneVsAll().fit(X, y).score(X, y) == 1.0
+        assert LinearMachine(random_state=0).fit(X, y).score(X, y) == 1.0
+    X, y = make_sectors(3, n_samples=300, random_state=4)  # plot_three_sectors' data
+    ova = OneVsAll(Perceptron(random_state=0)).fit(X, y)
+    assert 1.0 - ova.score(X, y) == pytest.approx(0.03)

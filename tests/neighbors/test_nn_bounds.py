@@ -50,3 +50,28 @@ def test_edited_error_is_refused_where_the_formula_would_exceed_the_unedited_err
         edited_nn_error(0.625, 3)
     with pytest.raises(ValueError, match="at most 1/2"):
         edited_nn_error(0.75, 4)
+
+
+def test_edited_error_of_the_mean_is_an_estimate_below_the_true_limit():
+    """What the editing guide and the gallery's plot_edited_error claim: on two
+    Gaussian classes (equal priors, unit covariance, means sqrt(5) apart), the
+    formula applied to the overall 1-NN error lies below the edited rule's true
+    asymptotic error (the mean of the local values) and even below the Bayes error."""
+    import numpy as np
+    from scipy.stats import norm
+
+    distance = np.sqrt(5.0)
+    bayes = norm.cdf(-distance / 2)
+    assert bayes == pytest.approx(0.132, abs=5e-4)
+    # along the line of the means (the other coordinates do not change p(x)),
+    # x in units of the standard deviation, the midpoint at 0
+    x = np.linspace(-12, 12, 200_001)
+    density = 0.5 * (norm.pdf(x, -distance / 2) + norm.pdf(x, distance / 2))
+    p = 0.5 * norm.pdf(x, distance / 2) / density
+    r = 2 * p * (1 - p)
+    dx = x[1] - x[0]
+    nn_error = float(np.sum(r * density) * dx)
+    edited_limit = float(np.sum(r / (2 * (1 - r)) * density) * dx)
+    assert bayes < edited_limit < nn_error < 2 * bayes
+    assert edited_nn_error(nn_error) < edited_limit
+    assert edited_nn_error(nn_error) < bayes  # not a bound: no rule beats P*

@@ -153,6 +153,67 @@ class NeighborIndex:
         distances, indices, _ = self._query(None, k + 1, n_jobs, training=True)
         return without_self(distances, indices)
 
+    def query_radius(
+        self, X, r, return_distance=False, return_counts=False, n_jobs=None
+    ):
+        """Find every training sample within distance ``r`` of each row of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+            Query points.
+        r : float
+            The radius, ``r >= 0``; samples with distance ``<= r`` are returned.
+        return_distance : bool, default=False
+            Also return the distances.
+        return_counts : bool, default=False
+            Also return the number of distance evaluations per query.
+        n_jobs : int, default=None
+            Threads over ranges of query rows.
+
+        Returns
+        -------
+        indices : ndarray of shape (n_queries,), dtype object
+            Per query, an intp array of training indices sorted by distance, then
+            index.
+        distances : ndarray of shape (n_queries,), dtype object
+            Per query, the matching distances (only when ``return_distance``).
+        counts : ndarray of shape (n_queries,), dtype intp
+            Distance evaluations per query (only when ``return_counts``).
+        """
+        X = self._check_query(X)
+        r = float(check_scalar(r, "r", numbers.Real, low=0))
+        n_queries = X.shape[0]
+        found = np.zeros(n_queries, dtype=np.intp)
+        evaluations = np.zeros(n_queries, dtype=np.intp)
+        pieces = {}
+
+        def rows(start, stop):
+            pieces[start] = self._within(
+                X[start:stop], r, found[start:stop], evaluations[start:stop]
+            )
+
+        run_row_ranges(rows, n_queries, n_jobs)
+        all_indices = np.concatenate([pieces[s][0] for s in sorted(pieces)] or [[]])
+        all_reduced = np.concatenate([pieces[s][1] for s in sorted(pieces)] or [[]])
+        splits = np.cumsum(found)[:-1]
+        result = (
+            _object_array(np.split(all_indices.astype(np.intp), splits), n_queries),
+        )
+        if return_distance:
+            finished = self._metric.finish(all_reduced.astype(self.dtype)[None, :])[0]
+            result += (_object_array(np.split(finished, splits), n_queries),)
+        if return_counts:
+            result += (evaluations,)
+        return result[0] if len(result) == 1 else result
+
+    def _within(self, X, r, found, evaluations):
+        """The training samples within distance ``r`` of prepared queries ``X``:
+        ``(indices, reduced)``, the matches of all queries concatenated, each
+        query's sorted by (distance, index); fills ``found`` (matches per query) and
+        ``evaluations`` (distance evaluations per query)."""
+        raise NotImplementedError
+
     def _training_rows(self):
         """The prepared training samples in their original order."""
         return self._data
@@ -167,6 +228,14 @@ class NeighborIndex:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+
+
+def _object_array(parts, n_rows):
+    """A 1-D object array holding one array per query."""
+    out = np.empty(n_rows, dtype=object)
+    for row in range(n_rows):
+        out[row] = parts[row]
+    return out
 
 
 def prepare_rows(metric, X):

@@ -1,7 +1,8 @@
 """Exact brute-force nearest-neighbour search.
 
 The query is compared with every training sample: O(n_queries * n_train * n_features)
-time and, here, O(block size) extra memory.  For the euclidean-type metrics
+time and, here, O(block size) extra memory; a radius query returns every sample
+within the radius, exactly as the tree's.  For the euclidean-type metrics
 (euclidean, sqeuclidean, mahalanobis after its linear map) the bulk of the distances
 comes from a matrix product (BLAS GEMM) and every candidate that could matter is
 re-checked with a directly computed distance, so the answer is exactly the direct
@@ -35,6 +36,8 @@ _LOOKUP_MIN_QUERIES = 4096
 _FIRST_QUERIES = 16
 _EQUAL_SHARE = 0.25
 _lookup_lock = threading.Lock()  # one thread builds the lookup table
+# query_radius holds at most this many distances at once (32 MiB in float64)
+_RADIUS_BLOCK = 1 << 22
 
 
 class BruteForce(NeighborIndex):
@@ -79,6 +82,11 @@ class BruteForce(NeighborIndex):
     the search's, ties included (``return_counts`` gives 1 for a query looked up, so
     the counts, unlike the answers, can differ between a first call and later ones).
 
+    ``query_radius`` computes each query's distances to all training samples with
+    the direct kernel (the one the tree's leaves use), in blocks of at most 4 194 304
+    distances, and keeps those within the radius: the same answers as
+    `BranchBoundTree.query_radius`, distances included.
+
     See Also
     --------
     BranchBoundTree : the same answers with far fewer distances in low dimension.
@@ -92,6 +100,8 @@ class BruteForce(NeighborIndex):
     array([[1, 0]])
     >>> distances.round(3)
     array([[0.1, 0.9]])
+    >>> index.query_radius([[0.9, 0]], r=1.0)[0]
+    array([1, 0])
     """
 
     def __init__(self, X, metric="euclidean", p=2, metric_params=None):
@@ -189,6 +199,26 @@ class BruteForce(NeighborIndex):
             if result is not None:
                 result[others] = part
         return distances, indices, evaluations
+
+    def _within(self, X, r, found, evaluations):
+        # One row of reduced distances per query (the kernel the tree's leaves use),
+        # in blocks of queries of at most _RADIUS_BLOCK distances.
+        limit = _distances.reduced_distance(self._metric.kind, self._metric.p, r)
+        block = max(1, _RADIUS_BLOCK // max(self.n_samples, 1))
+        indices, reduced = [], []
+        for start in range(0, X.shape[0], block):
+            D = self._metric.reduced(X[start : start + block], self._data)
+            D = D.astype(np.float64, copy=False)  # compared in double, as the tree
+            rows, columns = np.nonzero(D <= limit)
+            values = D[rows, columns]
+            order = np.lexsort((columns, values, rows))
+            indices.append(columns[order])
+            reduced.append(values[order])
+            found[start : start + block] = np.bincount(rows, minlength=len(D))
+        evaluations[:] = self.n_samples
+        if not indices:
+            return np.empty(0, dtype=np.intp), np.empty(0)
+        return np.concatenate(indices), np.concatenate(reduced)
 
     def _kneighbors(self, X, distances, indices, evaluations):
         self._search(X, distances, indices)

@@ -44,7 +44,6 @@ import time
 
 import numpy as np
 
-from ..._parallel import run_row_ranges
 from ..._progress import Reporter
 from ..._validation import check_option, check_random_state, check_scalar
 from . import _bnb_build, _bnb_tree
@@ -233,59 +232,8 @@ class BranchBoundTree(NeighborIndex):
             self._tree, X.take(order, axis=0), distances, indices, evaluations, order
         )
 
-    def query_radius(
-        self, X, r, return_distance=False, return_counts=False, n_jobs=None
-    ):
-        """Find every training sample within distance ``r`` of each row of ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_queries, n_features)
-            Query points.
-        r : float
-            The radius, ``r >= 0``; samples with distance ``<= r`` are returned.
-        return_distance : bool, default=False
-            Also return the distances.
-        return_counts : bool, default=False
-            Also return the number of distance evaluations per query.
-        n_jobs : int, default=None
-            Threads over ranges of query rows.
-
-        Returns
-        -------
-        indices : ndarray of shape (n_queries,), dtype object
-            Per query, an intp array of training indices sorted by distance, then
-            index.
-        distances : ndarray of shape (n_queries,), dtype object
-            Per query, the matching distances (only when ``return_distance``).
-        counts : ndarray of shape (n_queries,), dtype intp
-            Distance evaluations per query (only when ``return_counts``).
-        """
-        X = self._check_query(X)
-        r = float(check_scalar(r, "r", numbers.Real, low=0))
-        n_queries = X.shape[0]
-        found = np.zeros(n_queries, dtype=np.intp)
-        evaluations = np.zeros(n_queries, dtype=np.intp)
-        pieces = {}
-
-        def rows(start, stop):
-            pieces[start] = _bnb_tree.radius_search(
-                self._tree, X[start:stop], r, found[start:stop], evaluations[start:stop]
-            )
-
-        run_row_ranges(rows, n_queries, n_jobs)
-        all_indices = np.concatenate([pieces[s][0] for s in sorted(pieces)] or [[]])
-        all_reduced = np.concatenate([pieces[s][1] for s in sorted(pieces)] or [[]])
-        splits = np.cumsum(found)[:-1]
-        result = (
-            _object_array(np.split(all_indices.astype(np.intp), splits), n_queries),
-        )
-        if return_distance:
-            finished = self._metric.finish(all_reduced.astype(self.dtype)[None, :])[0]
-            result += (_object_array(np.split(finished, splits), n_queries),)
-        if return_counts:
-            result += (evaluations,)
-        return result[0] if len(result) == 1 else result
+    def _within(self, X, r, found, evaluations):
+        return _bnb_tree.radius_search(self._tree, X, r, found, evaluations)
 
     def explain(self, x, k=1):
         """The search for one query, step by step: what each rule pruned, and why.
@@ -465,11 +413,3 @@ def _kd_arrays(node_child, node_nchild, node_start, node_end, low, high, use_box
         cuts[child, 0] = low[child, dims[parents]]
         cuts[child, 1] = high[child, dims[parents]]
     return np.ascontiguousarray(nodes), cuts
-
-
-def _object_array(parts, n_rows):
-    """A 1-D object array holding one array per query."""
-    out = np.empty(n_rows, dtype=object)
-    for row in range(n_rows):
-        out[row] = parts[row]
-    return out

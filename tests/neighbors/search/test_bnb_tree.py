@@ -110,30 +110,6 @@ def test_identical_samples_and_tiny_sets(partition):
     np.testing.assert_array_equal(single.query([[2.0, 4.0]])[0], [[1.0]])
 
 
-@pytest.mark.parametrize("metric", ["euclidean", "cityblock", "chebyshev"])
-def test_query_radius_includes_the_boundary(metric):
-    rng = np.random.default_rng(3)
-    X = rng.integers(-3, 4, size=(500, 2)).astype(float)
-    Q = rng.integers(-3, 4, size=(30, 2)).astype(float)
-    diff = np.abs(Q[:, None] - X[None])
-    exact = {
-        "euclidean": np.sqrt((diff**2).sum(-1)),
-        "cityblock": diff.sum(-1),
-        "chebyshev": diff.max(-1),
-    }[metric]
-    tree = BranchBoundTree(X, metric=metric, leaf_size=8, random_state=0)
-    for r in (0.0, 1.0, 2.0, 3.0):
-        indices, distances, counts = tree.query_radius(
-            Q, r, return_distance=True, return_counts=True
-        )
-        assert indices.shape == distances.shape == counts.shape == (30,)
-        for row in range(30):
-            inside = np.flatnonzero(exact[row] <= r)
-            inside = inside[np.lexsort((inside, exact[row, inside]))]
-            np.testing.assert_array_equal(indices[row], inside)
-            np.testing.assert_allclose(distances[row], exact[row, inside], rtol=1e-15)
-
-
 def test_query_radius_float_data_and_no_rows():
     rng = np.random.default_rng(4)
     X, Q = rng.normal(size=(2000, 3)).astype(np.float32), rng.normal(size=(20, 3))

@@ -238,3 +238,46 @@ def test_dir_shows_only_public_names():
 
     assert dir(patrec.plotting) == sorted(patrec.plotting.__all__)
     assert "np" not in dir(patrec.plotting) and "check_X" not in dir(patrec.plotting)
+
+
+def _drawn(ax):
+    """What an axes shows: the filled regions' segments and the legend's texts."""
+    contour = next(c for c in ax.get_children() if hasattr(c, "levels"))
+    legend = ax.get_legend()
+    texts = [t.get_text() for t in legend.get_texts()] if legend else None
+    return [np.concatenate(s) if len(s) else s for s in contour.allsegs], texts
+
+
+def test_mlxtend_order_draws_what_patrec_order_draws(fitted):
+    clf, X, y = fitted
+    pictures = []
+    for args, kwargs in [
+        ((clf, X, y), {}),
+        ((X, y, clf), {}),  # mlxtend, positional
+        ((X, y), {"clf": clf}),  # mlxtend, the classifier by name
+        ((), {"X": X, "y": y, "clf": clf}),
+    ]:
+        fig, ax = plt.subplots()
+        plot_decision_regions(*args, ax=ax, resolution=30, **kwargs)
+        pictures.append(_drawn(ax))
+        plt.close(fig)
+    for segments, texts in pictures[1:]:
+        assert texts == pictures[0][1] == ["a", "b", "c"]
+        for got, expected in zip(segments, pictures[0][0]):
+            np.testing.assert_array_equal(got, expected)
+
+
+def test_legend_and_claims_must_be_true_or_false(fitted):
+    clf, X, y = fitted
+    with pytest.raises(TypeError, match="mlxtend's legend location"):
+        plot_decision_regions(X, y, clf=clf, legend=2)
+    with pytest.raises(TypeError, match="legend must be True or False"):
+        plot_decision_regions(clf, X, y, legend="yes")
+    with pytest.raises(TypeError, match="claims must be True or False"):
+        plot_decision_regions(clf, X, y, claims=1)
+    with pytest.raises(TypeError, match="two values for 'X'"):
+        plot_decision_regions(X, y, clf, X=X)
+    fig, ax = plt.subplots()
+    plot_decision_regions(clf, X, y, ax=ax, resolution=20, legend=False)
+    assert ax.get_legend() is None
+    plt.close("all")

@@ -8,11 +8,18 @@ model, or several, claim can be shown.  matplotlib is imported only when a funct
 here is called.
 """
 
+import inspect
 import numbers
 
 import numpy as np
 
-from .._validation import check_labels, check_scalar, check_X, feature_names_of
+from .._validation import (
+    check_flag,
+    check_labels,
+    check_scalar,
+    check_X,
+    feature_names_of,
+)
 from ..exceptions import NotFittedError
 from ._common import class_codes, class_colours, grid_over
 
@@ -24,22 +31,7 @@ _NO_CLAIM_HATCH = "...."
 _SEVERAL_CLAIMS_HATCH = "xxxx"
 
 
-def plot_decision_regions(
-    clf,
-    X,
-    y=None,
-    ax=None,
-    *,
-    resolution=200,
-    prototypes=None,
-    margin=0.1,
-    alpha=0.3,
-    cmap="tab10",
-    legend=True,
-    feature_names=None,
-    class_names=None,
-    claims=False,
-):
+def plot_decision_regions(*args, **kwargs):
     """Draw the decision regions of a fitted classifier over 2-D data.
 
     The plane around ``X`` is sampled on a ``resolution`` x ``resolution`` grid,
@@ -48,6 +40,12 @@ def plot_decision_regions(
     class (a rejected point: the ``reject_label`` of a `KNeighborsClassifier` with a
     ``reject_threshold``) form the reject region, filled dark grey.  The samples are
     drawn on top in their class colours.
+
+    A script written for mlxtend may keep its order of arguments,
+    ``plot_decision_regions(X, y, clf)`` or ``(X, y, clf=clf)``: when the first
+    argument has no ``predict`` method they are read that way.  mlxtend's integer
+    ``legend`` (a location) is refused with a message: here the legend is placed
+    where it hides the least.
 
     Parameters
     ----------
@@ -106,10 +104,54 @@ def plot_decision_regions(
     >>> ax.get_xlabel(), [t.get_text() for t in ax.get_legend().get_texts()]
     ('width', ['small', 'large', 'prototypes'])
     """
+    return _plot_decision_regions(*_classifier_first(args, kwargs), **kwargs)
+
+
+def _classifier_first(args, kwargs):
+    """The positional arguments in patrec's order, ``(clf, X, y, ax)``.  Given in
+    mlxtend's order, ``(X, y, clf)`` (the classifier by position or as ``clf=``),
+    they become keywords: the classifier is the argument with ``predict``."""
+    mlxtend_clf = args[2] if len(args) > 2 else kwargs.get("clf")
+    if not args or hasattr(args[0], "predict") or not hasattr(mlxtend_clf, "predict"):
+        return args
+    if len(args) > 3:
+        raise TypeError(
+            "plot_decision_regions takes (clf, X, y=None, ax=None), or mlxtend's "
+            f"(X, y, clf); got {len(args)} positional arguments."
+        )
+    for name, value in zip(("X", "y", "clf"), args):
+        if name in kwargs:
+            raise TypeError(
+                f"plot_decision_regions got two values for {name!r}: the positional "
+                "arguments were read in mlxtend's order (X, y, clf), since the first "
+                "has no predict method; patrec's order is (clf, X, y)."
+            )
+        kwargs[name] = value
+    return ()
+
+
+def _plot_decision_regions(
+    clf,
+    X,
+    y=None,
+    ax=None,
+    *,
+    resolution=200,
+    prototypes=None,
+    margin=0.1,
+    alpha=0.3,
+    cmap="tab10",
+    legend=True,
+    feature_names=None,
+    class_names=None,
+    claims=False,
+):
     import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
+    legend = _check_legend(legend)
+    claims = check_flag(claims, "claims")
     names = _axis_names(clf, X, feature_names)
     X = check_X(X)
     if X.shape[1] != 2:
@@ -187,6 +229,21 @@ def plot_decision_regions(
     if legend:
         ax.legend(handles=handles, loc="best", fontsize="small", framealpha=0.8)
     return ax
+
+
+plot_decision_regions.__signature__ = inspect.signature(_plot_decision_regions)
+
+
+def _check_legend(legend):
+    if isinstance(legend, numbers.Integral) and not isinstance(
+        legend, (bool, np.bool_)
+    ):
+        raise TypeError(
+            f"legend must be True or False, got {legend!r}: an integer legend is "
+            "mlxtend's legend location; patrec places the legend itself (legend=True "
+            "draws it, legend=False leaves it out)."
+        )
+    return check_flag(legend, "legend")
 
 
 def _axis_names(clf, X, feature_names):

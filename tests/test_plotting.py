@@ -281,3 +281,11 @@ def test_legend_and_claims_must_be_true_or_false(fitted):
     plot_decision_regions(clf, X, y, ax=ax, resolution=20, legend=False)
     assert ax.get_legend() is None
     plt.close("all")
+
+
+def test_a_missing_classifier_is_named(fitted):
+    _, X, y = fitted
+    with pytest.raises(TypeError, match="takes the classifier first"):
+        plot_decision_regions(X, y)
+    with pytest.raises(TypeError, match="plot_decision_regions: .*feature_index"):
+        plot_decision_regions(X, y, fitted[0], feature_index=[0, 1])

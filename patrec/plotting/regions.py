@@ -104,7 +104,12 @@ def plot_decision_regions(*args, **kwargs):
     >>> ax.get_xlabel(), [t.get_text() for t in ax.get_legend().get_texts()]
     ('width', ['small', 'large', 'prototypes'])
     """
-    return _plot_decision_regions(*_classifier_first(args, kwargs), **kwargs)
+    args = _classifier_first(args, kwargs)
+    try:
+        bound = inspect.signature(_plot_decision_regions).bind(*args, **kwargs)
+    except TypeError as error:  # (named after the public function)
+        raise TypeError(f"plot_decision_regions: {error}") from None
+    return _plot_decision_regions(*bound.args, **bound.kwargs)
 
 
 def _classifier_first(args, kwargs):
@@ -150,6 +155,12 @@ def _plot_decision_regions(
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
+    if not hasattr(clf, "predict"):
+        raise TypeError(
+            "plot_decision_regions takes the classifier first, (clf, X, y), or in "
+            "mlxtend's order (X, y, clf): clf must be a classifier with predict; got "
+            f"{type(clf).__name__}."
+        )
     legend = _check_legend(legend)
     claims = check_flag(claims, "claims")
     names = _axis_names(clf, X, feature_names)
@@ -271,10 +282,6 @@ def _as_fitted_input(clf, grid):
 
 
 def _predict(clf, grid):
-    if not hasattr(clf, "predict"):
-        raise TypeError(
-            f"clf must be a classifier with predict; got {type(clf).__name__}."
-        )
     try:
         return np.asarray(clf.predict(grid))
     except (NotFittedError, ValueError, AttributeError) as exc:

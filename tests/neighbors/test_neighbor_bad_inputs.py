@@ -43,7 +43,9 @@ def test_bad_n_jobs(make, n_jobs, error):
 def test_bad_query_shapes(make):
     index = make(X)
     with pytest.raises(ValueError, match="2-D"):
-        index.query(X[0])
+        index.query(X[None])
+    with pytest.raises(ValueError, match="coordinates"):  # (1-D: one point, SciPy's)
+        index.query(X[0][:-1])
     with pytest.raises(TypeError, match="[Ss]parse"):
         index.query(sp.csr_matrix(X))
     with pytest.raises(TypeError, match="[Ss]parse"):

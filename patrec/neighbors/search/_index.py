@@ -15,7 +15,7 @@ import numbers
 import numpy as np
 
 from ..._parallel import run_row_ranges
-from ..._validation import check_scalar, check_X
+from ..._validation import check_flag, check_scalar, check_X
 from .metrics import Metric
 
 __all__ = ["NeighborIndex", "prepare_rows", "without_self"]
@@ -70,13 +70,23 @@ class NeighborIndex:
             )
         return int(k)
 
-    def query(self, X, k=1, return_distance=True, return_counts=False, n_jobs=None):
+    def query(
+        self,
+        X,
+        k=1,
+        return_distance=True,
+        return_counts=False,
+        n_jobs=None,
+        **scipy_options,
+    ):
         """Find the ``k`` nearest training samples of each row of ``X``.
 
         Parameters
         ----------
-        X : array-like of shape (n_queries, n_features)
+        X : array-like of shape (n_queries, n_features) or (n_features,)
             Query points (zero rows allowed).  Cast to the training data's dtype.
+            One point as a 1-D array is answered as SciPy's ``cKDTree.query``
+            answers it: with ``k=1`` a distance and an index, else 1-D arrays.
         k : int, default=1
             Number of neighbours, ``1 <= k <= n_samples``.
         return_distance : bool, default=True
@@ -97,12 +107,36 @@ class NeighborIndex:
             the lower training index first, whatever the search method.
         counts : ndarray of shape (n_queries,), dtype intp
             Distance evaluations per query (only when ``return_counts``).
+
+        Other Parameters
+        ----------------
+        **scipy_options
+            ``cKDTree.query``'s ``workers``, ``p``, ``eps`` and
+            ``distance_upper_bound`` raise a TypeError naming patrec's equivalent.
         """
+        _refuse_scipy_options("query", scipy_options)
+        X, single = self._one_point(X)
         distances, indices, counts = self._query(X, k, n_jobs, count=return_counts)
+        if single:
+            pick = 0 if k == 1 else slice(None)  # (cKDTree: scalars when k == 1)
+            distances, indices = distances[0, pick], indices[0, pick]
+            counts = None if counts is None else counts[0]
         result = (distances, indices) if return_distance else (indices,)
         if return_counts:
             result += (counts,)
         return result[0] if len(result) == 1 else result
+
+    def _one_point(self, X):
+        """``(X, single)``: a 1-D ``X`` is one point (as in SciPy), made a row."""
+        if np.ndim(X) != 1:
+            return X, False
+        if len(X) != self.n_features:
+            raise ValueError(
+                f"A 1-D query is one point, but it has {len(X)} coordinates and the "
+                f"index has {self.n_features} features; for {len(X)} points of one "
+                "feature pass X.reshape(-1, 1)."
+            )
+        return np.asarray(X)[None, :], True
 
     def _query(self, X, k, n_jobs, count=False, training=False):
         """Validated k-NN search: (distances, indices, evaluations or None).
@@ -160,8 +194,9 @@ class NeighborIndex:
 
         Parameters
         ----------
-        X : array-like of shape (n_queries, n_features)
-            Query points.
+        X : array-like of shape (n_queries, n_features) or (n_features,)
+            Query points; one point as a 1-D array gets its arrays, not arrays of
+            them.
         r : float
             The radius, ``r >= 0``; samples with distance ``<= r`` are returned.
         return_distance : bool, default=False
@@ -181,6 +216,7 @@ class NeighborIndex:
         counts : ndarray of shape (n_queries,), dtype intp
             Distance evaluations per query (only when ``return_counts``).
         """
+        X, single = self._one_point(X)
         X = self._check_query(X)
         r = float(check_scalar(r, "r", numbers.Real, low=0))
         n_queries = X.shape[0]
@@ -205,7 +241,85 @@ class NeighborIndex:
             result += (_object_array(np.split(finished, splits), n_queries),)
         if return_counts:
             result += (evaluations,)
+        if single:
+            result = tuple(part[0] for part in result)
         return result[0] if len(result) == 1 else result
+
+    def query_ball_point(
+        self, x, r, p=None, eps=0, workers=None, return_sorted=None, return_length=False
+    ):
+        """SciPy's ``cKDTree.query_ball_point``: the indices of the training samples
+        within distance ``r`` of each point, in increasing order.
+
+        Parameters
+        ----------
+        x : array-like of shape (n_queries, n_features) or (n_features,)
+            The points; one point as a 1-D array gets one list.
+        r : float
+            The radius, ``r >= 0`` (one radius for all points).
+        p : float, default=None
+            Must be None or the index's own Minkowski order: the metric is chosen
+            when the index is built (``metric="minkowski", p=...``).
+        eps : float, default=0
+            Must be 0: patrec's searches are exact.
+        workers : int, default=None
+            Threads over ranges of points (``n_jobs`` elsewhere in patrec).
+        return_sorted : bool, default=None
+            The indices are always returned in increasing order, whatever it says.
+        return_length : bool, default=False
+            Return the number of samples within the radius instead of the indices.
+
+        Returns
+        -------
+        result : list of int, ndarray of lists, int or ndarray of int
+            As ``cKDTree.query_ball_point`` returns it.  `query_radius` gives the
+            same samples sorted by distance, with the distances.
+        """
+        if p is not None and float(p) != self._metric.p:
+            raise ValueError(
+                f"p={p!r}: the metric is fixed when the index is built; build it with "
+                f"metric='minkowski', p={p!r} (this one uses {self._metric!r})."
+            )
+        if eps != 0:
+            raise ValueError(
+                f"eps={eps!r}: patrec's searches are exact; eps must be 0."
+            )
+        if return_sorted is not None:
+            check_flag(return_sorted, "return_sorted")
+        return_length = check_flag(return_length, "return_length")
+        found = self.query_radius(x, r, n_jobs=workers)
+        if np.ndim(x) == 1:
+            return len(found) if return_length else sorted(found.tolist())
+        if return_length:
+            return np.array([len(row) for row in found], dtype=np.intp)
+        return _object_array([sorted(row.tolist()) for row in found], len(found))
+
+    # -- scipy cKDTree's names ---------------------------------------------------
+
+    @property
+    def n(self):
+        """The number of training samples (``cKDTree.n``; `n_samples`)."""
+        return self.n_samples
+
+    @property
+    def m(self):
+        """The number of features (``cKDTree.m``; `n_features`)."""
+        return self.n_features
+
+    @property
+    def data(self):
+        """The training samples in their order, read-only (``cKDTree.data``), in the
+        training dtype.  Not kept for ``metric="mahalanobis"``, whose index holds the
+        samples mapped by the metric."""
+        if self._metric.transform is not None:
+            raise AttributeError(
+                "data: a mahalanobis index holds the samples mapped by the metric, "
+                "not the samples themselves; keep your own copy of X."
+            )
+        if getattr(self, "_data_view", None) is None:
+            self._data_view = self._training_rows().view()
+            self._data_view.flags.writeable = False
+        return self._data_view
 
     def _within(self, X, r, found, evaluations):
         """The training samples within distance ``r`` of prepared queries ``X``:
@@ -224,10 +338,38 @@ class NeighborIndex:
         raise NotImplementedError
 
     def __getstate__(self):
-        return self.__dict__.copy()
+        state = self.__dict__.copy()
+        state.pop("_data_view", None)  # (made again on demand)
+        return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+
+
+# cKDTree.query's options and what patrec has instead
+_SCIPY_EQUIVALENTS = {
+    "workers": "n_jobs= (threads over the queries)",
+    "p": "the metric chosen when the index is built (metric='minkowski', p=...)",
+    "eps": "nothing: patrec's searches are exact",
+    "distance_upper_bound": "query_radius(X, r) for the samples within a distance",
+}
+
+
+def _refuse_scipy_options(method, options):
+    """A TypeError naming patrec's equivalent of each of SciPy's options given."""
+    if not options:
+        return
+    lines = [
+        f"{name}: {_SCIPY_EQUIVALENTS[name]}"
+        if name in _SCIPY_EQUIVALENTS
+        else f"{name}: no such parameter"
+        for name in options
+    ]
+    raise TypeError(
+        f"{method}() got unexpected keyword argument(s) {sorted(options)}; in patrec: "
+        + "; ".join(lines)
+        + "."
+    )
 
 
 def _object_array(parts, n_rows):

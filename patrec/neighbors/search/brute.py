@@ -87,6 +87,9 @@ class BruteForce(NeighborIndex):
     distances, and keeps those within the radius: the same answers as
     `BranchBoundTree.query_radius`, distances included.
 
+    SciPy's ``cKDTree`` names work too (``n``, ``m``, ``data``, ``query_ball_point``,
+    a 1-D query point; see the migration guide).
+
     See Also
     --------
     BranchBoundTree : the same answers with far fewer distances in low dimension.

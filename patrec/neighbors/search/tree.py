@@ -105,6 +105,8 @@ class BranchBoundTree(NeighborIndex):
         Progress of the construction on standard error: 1 reports the tree built
         (nodes, leaves, depth, time), 2 adds a line per step (the partition, the
         measurements of the nodes).  Worth it for a million samples.
+    leafsize : int, default=None
+        SciPy's ``cKDTree`` name for ``leaf_size`` (give one of the two).
 
     Attributes
     ----------
@@ -129,6 +131,9 @@ class BranchBoundTree(NeighborIndex):
     To make the search exact in floating point, each rule prunes only when it holds
     with a small margin for rounding errors, and neighbours at equal distance are
     ordered by the lower training index, as in `BruteForce`.
+
+    SciPy's ``cKDTree`` names work too (``n``, ``m``, ``data``, ``query_ball_point``,
+    a 1-D query point; see the migration guide).
 
     See Also
     --------
@@ -164,8 +169,16 @@ class BranchBoundTree(NeighborIndex):
         leaf_size=None,
         random_state=None,
         verbose=0,
+        *,
+        leafsize=None,
     ):
         log = Reporter(type(self).__name__, verbose)
+        if leafsize is not None:
+            if leaf_size is not None:
+                raise TypeError(
+                    "leafsize is SciPy's name for leaf_size: give one of the two."
+                )
+            leaf_size = leafsize
         self.partition = check_option(partition, "partition", PARTITIONS)
         if partition == "kd" and branching not in (None, 2):
             raise ValueError(

@@ -14,7 +14,7 @@ from ._base import Bunch, read_csv_dataset, read_descr
 __all__ = ["load_iris", "load_wine", "load_breast_cancer"]
 
 
-def _load(filename, descr, target_names, return_X_y):
+def _load(filename, descr, target_names, return_X_y, names_as_array=False):
     if not isinstance(return_X_y, (bool, np.bool_)):
         raise TypeError(f"return_X_y must be True or False, got {return_X_y!r}.")
     data, target, feature_names, path = read_csv_dataset(filename, target_names)
@@ -23,7 +23,8 @@ def _load(filename, descr, target_names, return_X_y):
     return Bunch(
         data=data,
         target=target,
-        feature_names=feature_names,
+        # (a list or an array, as each of scikit-learn's loaders gives them)
+        feature_names=np.array(feature_names) if names_as_array else feature_names,
         target_names=np.array(target_names),
         DESCR=read_descr(descr),
         filename=path,
@@ -167,7 +168,9 @@ def load_breast_cancer(*, return_X_y=False):
     -------
     data : Bunch
         With the fields ``data`` (569, 30), ``target`` (569,), ``feature_names``,
-        ``target_names``, ``DESCR`` and ``filename``, as in `load_iris`.
+        ``target_names``, ``DESCR`` and ``filename``, as in `load_iris`, except
+        that ``feature_names`` is an ndarray of str, as in scikit-learn's
+        ``load_breast_cancer``.
     (data, target) : tuple of ndarray
         When ``return_X_y`` is True.
 
@@ -196,5 +199,9 @@ def load_breast_cancer(*, return_X_y=False):
     (212, 357)
     """
     return _load(
-        "breast_cancer.csv", "breast_cancer.rst", ("malignant", "benign"), return_X_y
+        "breast_cancer.csv",
+        "breast_cancer.rst",
+        ("malignant", "benign"),
+        return_X_y,
+        names_as_array=True,
     )

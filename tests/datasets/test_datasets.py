@@ -62,6 +62,8 @@ def test_loader_matches_scikit_learn(load, reference, shape, counts):
     assert np.array_equal(ours.target, theirs.target)
     assert np.bincount(ours.target).tolist() == counts
     assert list(ours.feature_names) == list(theirs.feature_names)
+    # a list or an array, as scikit-learn's loader gives it
+    assert type(ours.feature_names) is type(theirs.feature_names)
     assert ours.target_names.tolist() == list(theirs.target_names)
 
 

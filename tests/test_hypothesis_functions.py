@@ -47,7 +47,15 @@ from patrec.datasets import (
     make_xor,
 )
 from patrec.linear import code_matrix, decode, kesler_construct
-from patrec.model_selection import cross_validate, standardize, stratified_kfold
+from patrec.model_selection import (
+    confusion_matrix,
+    cross_validate,
+    error_rates,
+    error_reject_curve,
+    sensitivity_specificity,
+    standardize,
+    stratified_kfold,
+)
 from patrec.neighbors import (
     METRICS,
     BranchBoundTree,
@@ -1010,6 +1018,100 @@ def test_standardize_centres_and_scales():
     _report("standardize")
 
 
+@st.composite
+def predictions(draw):
+    """True and predicted labels (ints or strings), some predictions rejected."""
+    n = draw(st.integers(1, 30))
+    n_classes = draw(st.integers(1, 4))
+    text = draw(st.booleans())
+    names = np.array(["ant", "bee", "cow", "doe"]) if text else np.array([3, 7, 9, 11])
+    rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+    y_true = names[rng.integers(0, n_classes, n)]
+    y_pred = names[rng.integers(0, n_classes, n)]
+    reject = draw(st.sampled_from([None, "?" if text else -1]))
+    if reject is not None:
+        y_pred = y_pred.astype(object)
+        y_pred[rng.random(n) < 0.3] = reject
+    return y_true, y_pred, reject
+
+
+def test_evaluation_counts_add_up():
+    @_settings(2 * EXAMPLES)
+    @given(case=predictions(), positive_first=st.booleans())
+    def check(case, positive_first):
+        y_true, y_pred, reject = case
+        C = _call(
+            "confusion_matrix", confusion_matrix, y_true, y_pred, reject_label=reject
+        )
+        rates = _call("error_rates", error_rates, y_true, y_pred, reject_label=reject)
+        labels = rates["labels"].tolist()
+        n = len(labels)
+        assert C.shape == (n, n + (reject is not None)) and C.sum() == len(y_true)
+        for i, label in enumerate(labels):  # row i: the samples of class i
+            assert C[i].sum() == sum(t == label for t in y_true.tolist())
+        wrong = sum(
+            t != p and not (reject is not None and p == reject)
+            for t, p in zip(y_true.tolist(), y_pred.tolist())
+        )
+        assert rates["error"] == pytest.approx(wrong / len(y_true))
+        accepted = C[:, :n].sum()
+        assert rates["reject_rate"] == pytest.approx(1 - accepted / len(y_true))
+        two = n == 2  # (the classes of y_true and y_pred together)
+        positive = labels[0 if positive_first else -1]
+        found = _call(
+            "sensitivity_specificity",
+            sensitivity_specificity,
+            y_true,
+            y_pred,
+            positive=positive,
+            reject_label=reject,
+            expect=_in_scope(True, two),
+        )
+        if found is not None:
+            p = labels.index(positive)
+            for share, row in zip(found, (p, 1 - p)):
+                right = C[row, row]
+                total = C[row, :n].sum()
+                assert (
+                    share == pytest.approx(right / total) if total else np.isnan(share)
+                )
+
+    check()
+    _report("confusion_matrix")
+    _report("error_rates")
+    _report("sensitivity_specificity")
+
+
+def test_error_reject_curve_is_monotone_and_ends_rejecting_all():
+    @_settings()
+    @given(data=datasets(), k=st.integers(1, 5))
+    def check(data, k):
+        X, y = data
+        clf = KNeighborsClassifier(n_neighbors=min(k, len(X)))
+        fitted = _call("fit before the curve", clf.fit, X, y, expect="either")
+        if fitted is None:
+            return
+        curve = _call(
+            "error_reject_curve",
+            error_reject_curve,
+            clf,
+            X,
+            y,
+            expect=_in_scope(_tame(X)),
+        )
+        if curve is None:
+            return
+        assert curve["threshold"][0] == 0 and curve["reject_rate"][-1] == 1
+        assert curve["error"][-1] == 0 and np.isnan(curve["accepted_error"][-1])
+        assert (np.diff(curve["threshold"]) > 0).all()
+        assert (np.diff(curve["reject_rate"]) >= 0).all()
+        assert (np.diff(curve["error"]) <= 0).all()
+        assert curve["error"][0] == np.mean(clf.predict(X) != y)
+
+    check()
+    _report("error_reject_curve")
+
+
 def test_cross_validate_equals_a_loop_over_the_folds():
     @_settings()
     @given(
@@ -1335,6 +1437,12 @@ COVERED = {
     "patrec.model_selection.stratified_kfold": test_stratified_kfold_partitions_every_class,
     "patrec.model_selection.standardize": test_standardize_centres_and_scales,
     "patrec.model_selection.cross_validate": test_cross_validate_equals_a_loop_over_the_folds,
+    "patrec.model_selection.confusion_matrix": test_evaluation_counts_add_up,
+    "patrec.model_selection.error_rates": test_evaluation_counts_add_up,
+    "patrec.model_selection.sensitivity_specificity": test_evaluation_counts_add_up,
+    "patrec.model_selection.error_reject_curve": (
+        test_error_reject_curve_is_monotone_and_ends_rejecting_all
+    ),
     "patrec.datasets.loaders.load_iris": test_loaders_return_fresh_arrays,
     "patrec.datasets.loaders.load_wine": test_loaders_return_fresh_arrays,
     "patrec.datasets.loaders.load_breast_cancer": test_loaders_return_fresh_arrays,

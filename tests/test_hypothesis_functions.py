@@ -104,6 +104,12 @@ EXCLUDED = {
         "renders an animation (tests/test_plotting_training.py)"
     ),
     "patrec.plotting.search.plot_search": "draws a figure (tests/test_plotting.py)",
+    "patrec.plotting.evaluation.plot_confusion_matrix": (
+        "draws a figure (tests/test_plotting_evaluation.py)"
+    ),
+    "patrec.plotting.evaluation.plot_error_reject_curve": (
+        "draws a figure (tests/test_plotting_evaluation.py)"
+    ),
 }
 
 

@@ -7,15 +7,26 @@
 - `animation`: its decision regions replayed correction by correction
   (`animate_training`);
 - `search`: the branch-and-bound search of one query, the course's figure
-  (`plot_search`).
+  (`plot_search`);
+- `evaluation`: how a classifier does: its confusion matrix
+  (`plot_confusion_matrix`) and Chow's error-reject curve
+  (`plot_error_reject_curve`).
 """
 
 from .animation import animate_training
+from .evaluation import plot_confusion_matrix, plot_error_reject_curve
 from .history import plot_history
 from .regions import plot_decision_regions
 from .search import plot_search
 
-__all__ = ["plot_decision_regions", "plot_history", "animate_training", "plot_search"]
+__all__ = [
+    "plot_decision_regions",
+    "plot_history",
+    "animate_training",
+    "plot_search",
+    "plot_confusion_matrix",
+    "plot_error_reject_curve",
+]
 
 
 def __dir__():

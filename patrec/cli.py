@@ -36,7 +36,13 @@ import numpy as np
 
 from . import __version__, registry
 from ._validation import plain
-from .model_selection import cross_validate, standardize
+from .model_selection import (
+    confusion_matrix,
+    cross_validate,
+    error_rates,
+    sensitivity_specificity,
+    standardize,
+)
 
 __all__ = ["main"]
 
@@ -144,6 +150,20 @@ def build_parser():
         help="save the decision regions of each classifier to this file: "
         "on the two features of 2-feature data, else on the first "
         "two principal components",
+    )
+    compare.add_argument(
+        "--report",
+        action="store_true",
+        help="after the table, each classifier's confusion matrix over the test "
+        "folds and its error per class; for two classes also its sensitivity and "
+        "specificity",
+    )
+    compare.add_argument(
+        "--positive",
+        default=None,
+        metavar="CLASS",
+        help="with --report on two classes: the positive class of the sensitivity "
+        "(the disease, say; default: the second class in sorted order)",
     )
     compare.add_argument(
         "--seed",
@@ -546,6 +566,7 @@ def compare(args, out=None, err=None):
 
     data = load_data(args.data, args.target, getattr(args, "header", None), note)
     classes = _check_classes(data, args.cv)
+    positive = _positive_class(args, classes)
     X, y = data.X, data.y
     print(
         f"{data.name}: {_count(X.shape[0], 'sample')}, {_count(X.shape[1], 'feature')}, "
@@ -566,6 +587,7 @@ def compare(args, out=None, err=None):
                     cv=args.cv,
                     random_state=args.seed,
                     scale=not args.no_scale,
+                    return_predictions=args.report,
                 )
             except (
                 ValueError,
@@ -578,6 +600,8 @@ def compare(args, out=None, err=None):
         rows.append((name, result, _summarise(caught)))
     progress.clear()
     print_table(rows, out)
+    if args.report:
+        print_report(rows, y, classes, positive, args.cv, out)
     if args.plot:
         plot_regions(rows, data, args, progress)
         progress.clear()
@@ -670,6 +694,62 @@ def print_table(rows, out):
             print("  ".join("-" * w for w in widths), file=out)
     for text in notes:
         print(text, file=out)
+
+
+def _positive_class(args, classes):
+    """The class that ``--positive`` names (as text, as a CSV gives it), checked."""
+    if args.positive is None:
+        return classes[-1] if len(classes) == 2 else None
+    if not args.report:
+        raise UsageError("--positive goes with --report")
+    if len(classes) != 2:
+        raise UsageError(
+            f"--positive is for two classes; the data have {len(classes)}: "
+            f"{', '.join(str(plain(c)) for c in classes)}"
+        )
+    for label in classes:
+        if str(plain(label)) == args.positive:
+            return label
+    raise UsageError(
+        f"--positive {args.positive!r} is not a class; the classes are "
+        f"{', '.join(str(plain(c)) for c in classes)}"
+    )
+
+
+def print_report(rows, y, classes, positive, cv, out):
+    """Per classifier: the confusion matrix of its predictions on the test folds,
+    its error per class, and for two classes its sensitivity and specificity."""
+    names = [str(plain(label)) for label in classes]
+    for name, result, _ in rows:
+        print(file=out)
+        if isinstance(result, str):
+            print(f"{name}: failed, no report", file=out)
+            continue
+        predicted = result["predictions"]
+        C = confusion_matrix(y, predicted, labels=classes)
+        print(
+            f"{name}: the {cv} test folds (rows: true class, columns: predicted)",
+            file=out,
+        )
+        width = max(len(text) for text in names + [str(C.max())])
+        print(" " * (width + 4) + "  ".join(n.rjust(width) for n in names), file=out)
+        for label, row in zip(names, C):
+            cells = "  ".join(str(count).rjust(width) for count in row)
+            print(f"  {label.ljust(width)}  {cells}", file=out)
+        rates = error_rates(y, predicted, labels=classes)
+        errors = ", ".join(
+            f"{label} {rate:.3f}" for label, rate in zip(names, rates["class_error"])
+        )
+        print(f"  error by class: {errors}", file=out)
+        if positive is not None:
+            sensitivity, specificity = sensitivity_specificity(
+                y, predicted, positive=positive
+            )
+            print(
+                f"  sensitivity {sensitivity:.3f}, specificity {specificity:.3f} "
+                f"(positive class: {plain(positive)})",
+                file=out,
+            )
 
 
 # -- the figure ------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import time
 import numpy as np
 
 from ._validation import (
+    check_flag,
     check_labels,
     check_random_state,
     check_scalar,
@@ -126,7 +127,9 @@ def standardize(X_train, X_test):
     return (unit - mean) / scale, (X_test / top - mean) / scale
 
 
-def cross_validate(estimator, X, y, *, cv=5, random_state=None, scale=True):
+def cross_validate(
+    estimator, X, y, *, cv=5, random_state=None, scale=True, return_predictions=False
+):
     """Error rate and timings of ``estimator`` over stratified folds.
 
     Parameters
@@ -141,15 +144,22 @@ def cross_validate(estimator, X, y, *, cv=5, random_state=None, scale=True):
         Seeds the fold assignment.
     scale : bool, default=True
         Standardize the features with each training fold's statistics.
+    return_predictions : bool, default=False
+        Also return every sample's prediction by the model that did not train on it
+        (for `confusion_matrix`, `error_rates` ... over all the folds).
 
     Returns
     -------
     result : dict
-        ``"error"``, ``"fit_time"`` and ``"predict_time"``: arrays of shape (cv,).
+        ``"error"``, ``"fit_time"`` and ``"predict_time"``: arrays of shape (cv,);
+        with ``return_predictions``, ``"predictions"``: an array of shape
+        (n_samples,).
     """
     X = check_X(X)
     y = check_labels(y, X.shape[0])
+    return_predictions = check_flag(return_predictions, "return_predictions")
     errors, fit_times, predict_times = [], [], []
+    predictions = np.empty(len(y), dtype=object)
     for train, test in stratified_kfold(y, cv, random_state=random_state):
         X_train, X_test = X[train], X[test]
         if scale:
@@ -163,11 +173,21 @@ def cross_validate(estimator, X, y, *, cv=5, random_state=None, scale=True):
         errors.append(np.mean(predicted != y[test]))
         fit_times.append(fitted - start)
         predict_times.append(done - fitted)
-    return {
+        predictions[test] = list(predicted)
+    result = {
         "error": np.asarray(errors),
         "fit_time": np.asarray(fit_times),
         "predict_time": np.asarray(predict_times),
     }
+    if return_predictions:
+        # the labels' own dtype, unless a reject label does not fit in it (a
+        # number among strings): then an object array, never numbers made text
+        values = predictions.tolist()
+        text = [isinstance(value, (str, bytes)) for value in values]
+        result["predictions"] = (
+            np.array(values) if all(text) or not any(text) else predictions
+        )
+    return result
 
 
 # -- evaluation -------------------------------------------------------------------

@@ -754,3 +754,64 @@ def test_warnings_that_differ_only_in_their_numbers_are_one_line(tmp_path):
         r"mistakes",
         notes[0],
     ), notes
+
+
+def test_report_prints_the_confusion_matrix_of_the_test_folds():
+    """What --report prints is confusion_matrix and sensitivity_specificity of the
+    out-of-fold predictions, as cross_validate makes them."""
+    from patrec import KNeighborsClassifier
+    from patrec.datasets import load_breast_cancer
+    from patrec.model_selection import (
+        confusion_matrix,
+        cross_validate,
+        sensitivity_specificity,
+    )
+
+    result = run(
+        "compare",
+        "--data",
+        "breast_cancer",
+        "--classifiers",
+        "knn",
+        "--report",
+        "--positive",
+        "malignant",
+        "--quiet",
+    )
+    assert result.returncode == 0, result.stderr
+    data = load_breast_cancer()
+    y = data.target_names[data.target]
+    predicted = cross_validate(
+        KNeighborsClassifier(), data.data, y, random_state=0, return_predictions=True
+    )["predictions"]
+    C = confusion_matrix(y, predicted)
+    lines = result.stdout.splitlines()
+    start = lines.index("knn: the 5 test folds (rows: true class, columns: predicted)")
+    assert lines[start + 1].split() == ["benign", "malignant"]
+    for offset, label in enumerate(["benign", "malignant"]):
+        assert lines[start + 2 + offset].split() == [label, *map(str, C[offset])]
+    sensitivity, specificity = sensitivity_specificity(
+        y, predicted, positive="malignant"
+    )
+    assert (
+        f"sensitivity {sensitivity:.3f}, specificity {specificity:.3f} "
+        "(positive class: malignant" in result.stdout
+    )
+    assert lines[start + 4].startswith("  error by class: benign ")
+
+
+def test_report_on_three_classes_and_bad_positive_classes():
+    result = run("compare", "--classifiers", "minimum-distance", "--report", "-q")
+    assert result.returncode == 0, result.stderr
+    assert "error by class: setosa 0.000, versicolor" in result.stdout
+    assert "sensitivity" not in result.stdout  # three classes
+    for args, message in [
+        (("--positive", "setosa"), "--positive goes with --report"),
+        (("--report", "--positive", "setosa"), "--positive is for two classes"),
+        (
+            ("--data", "breast_cancer", "--report", "--positive", "ill"),
+            "--positive 'ill' is not a class; the classes are benign, malignant",
+        ),
+    ]:
+        result = run("compare", "--classifiers", "knn", *args)
+        assert result.returncode == 2 and message in result.stderr, result.stderr

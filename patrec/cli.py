@@ -36,6 +36,7 @@ import numpy as np
 
 from . import __version__, registry
 from ._validation import plain
+from .exceptions import ConvergenceWarning
 from .model_selection import (
     confusion_matrix,
     cross_validate,
@@ -597,9 +598,9 @@ def compare(args, out=None, err=None):
             ) as exc:
                 # One classifier that cannot handle these data must not stop the others.
                 result = f"failed: {_first_line(exc)}"
-        rows.append((name, result, _summarise(caught)))
+        rows.append((name, result, _summarise(caught, scaled=not args.no_scale)))
     progress.clear()
-    print_table(rows, out)
+    print_table(rows, out, notes=not args.quiet)
     if args.report:
         print_report(rows, y, classes, positive, args.cv, out)
     if args.plot:
@@ -637,16 +638,20 @@ def _figure_path(path):
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
-def _summarise(caught):
+def _summarise(caught, scaled=True):
     """The warnings, each kind once with the number of times it was raised.
 
     Messages that differ only in their numbers (one per fold: "still making 97
     mistakes", "... 120 mistakes") are one kind; a number that varies is shown as
-    its range, "97..120".
+    its range, "97..120".  A convergence warning keeps its fact and gets the advice
+    that fits the run (`_convergence_note`).
     """
     kinds = {}
     for warning in caught:
-        text = f"{warning.category.__name__}: {_first_line(warning.message)}"
+        if issubclass(warning.category, ConvergenceWarning):
+            text = _convergence_note(str(warning.message), scaled)
+        else:
+            text = f"{warning.category.__name__}: {_first_line(warning.message)}"
         words = tuple(_NUMBER.split(text))
         kinds.setdefault(words, []).append(_NUMBER.findall(text))
     summary = {}
@@ -657,13 +662,38 @@ def _summarise(caught):
     return summary
 
 
+# where the library's advice starts in a learner's convergence warning
+_ADVICE = re.compile(r": the classes|; increase ")
+
+
+def _convergence_note(message, scaled):
+    """A learner's convergence warning for the command line: its fact (the message
+    up to the first colon; the library's advice follows it) and what it means here,
+    where the features were standardised unless --no-scale was given."""
+    fact = _ADVICE.split(_first_line(message), maxsplit=1)[0].rstrip(".")
+    if not scaled:
+        return (
+            f"{fact}; the features were not standardised (--no-scale), which slows "
+            "training down"
+        )
+    if "separa" in message:  # the error-correcting learners
+        return (
+            f"{fact}; the features were standardised, so the classes are likely not "
+            "linearly separable"
+        )
+    return f"{fact} (the features were standardised)"
+
+
 def _number_range(texts):
     """One number as written when it never changes, else ``"low..high"``."""
     low, high = min(texts, key=float), max(texts, key=float)
     return texts[0] if float(low) == float(high) else f"{low}..{high}"
 
 
-def print_table(rows, out):
+def print_table(rows, out, notes=True):
+    """The table of error rates and times; below it, why a classifier failed, and
+    (with ``notes``) a line for each kind of warning it gave."""
+    show_warnings = notes
     header = ("classifier", "error rate", "fit (ms)", "predict (ms)")
     lines = [header]
     notes = []
@@ -681,9 +711,9 @@ def print_table(rows, out):
                 f"{1e3 * result['predict_time'].mean():.2f}",
             )
         )
-        for text, count in warned.items():
-            times = "" if count == 1 else f" ({count} times)"
-            notes.append(f"{name}: warning{times}: {text}")
+        for text, count in warned.items() if show_warnings else ():
+            times = "once" if count == 1 else f"{count} times"
+            notes.append(f"{name} ({times}): {text}")
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     for index, line in enumerate(lines):
         cells = [line[0].ljust(widths[0])] + [

@@ -155,7 +155,6 @@ reject_label
         self : object
         """
         da, distributed = _import_distributed()
-        client = self.client if self.client is not None else distributed.get_client()
         if not isinstance(X, da.Array):
             X = da.from_array(check_X(X), chunks=(100_000, -1))
         if X.ndim != 2:
@@ -176,6 +175,7 @@ reject_label
             # one-row stand-in for the training set (the shards are built below)
             super()._fit(np.zeros((1, X.shape[1])), codes[:1])
             self._codes = codes
+            client = self._cluster(distributed)
             offsets = np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.intp)
             offsets_kept = [int(o) for o in offsets[:-1]]
             blocks = X.to_delayed().ravel()
@@ -205,6 +205,22 @@ reject_label
             vars(self).update(previous)
             raise
         return self
+
+    def _cluster(self, distributed):
+        """The client given, or the running one; a clear error when there is none
+        (checked after the data and the parameters)."""
+        if self.client is not None:
+            return self.client
+        try:
+            return distributed.get_client()
+        except ValueError:  # distributed: "No global client found ..."
+            raise ValueError(
+                "ShardedKNeighborsClassifier runs on a Dask cluster, and none is "
+                "running: start one first (`from distributed import Client; client "
+                "= Client()` starts a local cluster on this machine), or pass "
+                "client=.  On one machine without Dask, KNeighborsClassifier gives "
+                "the same answers."
+            ) from None
 
     def _training_neighbors(self, k):
         raise ValueError(

@@ -159,3 +159,37 @@ def test_dask_ml_parallel_post_fit(client, name):
         np.testing.assert_array_equal(
             wrapped.predict_proba(X).compute(), clf.predict_proba(queries)
         )
+
+
+def test_without_a_cluster_the_input_is_checked_first_then_the_cluster_named():
+    """In a fresh process (no client can linger from another test): bad input gets
+    KNeighborsClassifier's errors, good input a message that says what to start."""
+    import subprocess
+    import sys
+
+    script = """
+import numpy as np
+from patrec.distributed import ShardedKNeighborsClassifier
+cases = [
+    ([[np.nan, 1.0], [1.0, 2.0]], [0, 1], {}),
+    ([[0.0, 1.0], [1.0, 2.0]], [0], {}),
+    ([[0.0, 1.0], [1.0, 2.0]], [0, 1], {"n_neighbors": 0}),
+    ([[0.0, 1.0], [1.0, 2.0], [3.0, 4.0]], [0, 1, 1], {}),
+]
+for X, y, params in cases:
+    try:
+        ShardedKNeighborsClassifier(**params).fit(X, y)
+    except ValueError as error:
+        print(str(error).splitlines()[0])
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 4, result.stdout
+    assert "NaN" in lines[0]
+    assert "inconsistent numbers of samples" in lines[1]
+    assert "n_neighbors must be in [1, inf]" in lines[2]
+    assert lines[3].startswith("ShardedKNeighborsClassifier runs on a Dask cluster")
+    assert "client = Client()" in lines[3]

@@ -23,6 +23,7 @@ column may always be given to ``--target`` by its number, counting from 1.
 """
 
 import argparse
+import ast
 import csv
 import difflib
 import os
@@ -151,6 +152,15 @@ def build_parser():
         help="save the decision regions of each classifier to this file: "
         "on the two features of 2-feature data, else on the first "
         "two principal components",
+    )
+    compare.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="CLASSIFIER.NAME=VALUE",
+        help="set a parameter of one classifier, for example qda.reg_param=0.1 or "
+        "knn.metric=cityblock (repeat for more; a value is read as a Python number, "
+        "True, False or None when it is one, else as text)",
     )
     compare.add_argument(
         "--report",
@@ -515,12 +525,63 @@ def _check_names(names):
         )
 
 
-def make_classifier(name, seed):
-    """The registered classifier ``name`` with default parameters, seeded."""
+def make_classifier(name, seed, params=None):
+    """The registered classifier ``name``, seeded, with its default parameters or
+    those of ``params`` (checked by `parse_params`)."""
     classifier = registry.get_classifier(name)()
     if "random_state" in classifier.get_params(deep=False):
         classifier.set_params(random_state=seed)
-    return classifier
+    return classifier.set_params(**(params or {}).get(name, {}))
+
+
+def parse_params(settings, names):
+    """``{classifier: {parameter: value}}`` from the ``--param`` settings
+    ``CLASSIFIER.NAME=VALUE``; every classifier must be among ``names`` (those run)
+    and every parameter one of its own."""
+    params = {}
+    for setting in settings:
+        key, equals, text = setting.partition("=")
+        name, dot, parameter = key.strip().partition(".")
+        if not equals or not dot or not parameter:
+            raise UsageError(
+                f"--param {setting!r}: write CLASSIFIER.NAME=VALUE, for example "
+                "qda.reg_param=0.1"
+            )
+        _check_names([name])
+        if name not in names:
+            raise UsageError(
+                f"--param {setting!r}: {name} is not among the classifiers run "
+                f"({', '.join(names)})"
+            )
+        known = sorted(registry.get_classifier(name)().get_params(deep=False))
+        if parameter not in known:
+            close = difflib.get_close_matches(parameter, known, n=1)
+            hint = f"did you mean {close[0]}? " if close else ""
+            raise UsageError(
+                f"--param {setting!r}: {name} has no parameter {parameter!r}; "
+                f"{hint}its parameters are {', '.join(known)}"
+            )
+        params.setdefault(name, {})[parameter] = _value(text.strip())
+    return params
+
+
+def _value(text):
+    """A --param value: a Python number, True, False or None when it reads as one,
+    else the text itself."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+    return value if isinstance(value, (int, float, bool, type(None))) else text
+
+
+def _how_to_set(message, name):
+    """`` (--param qda.reg_param=...)`` when an error ``message`` names a parameter
+    of the classifier ``name``, so that its advice can be followed here."""
+    for parameter in sorted(registry.get_classifier(name)().get_params(deep=False)):
+        if re.search(rf"\b{re.escape(parameter)}\b", message):
+            return f" (--param {name}.{parameter}=...)"
+    return ""
 
 
 class _Progress:
@@ -565,6 +626,7 @@ def compare(args, out=None, err=None):
         if not args.quiet:
             print(f"patrec: note: {message}", file=err, flush=True)
 
+    params = parse_params(args.param, names)
     data = load_data(args.data, args.target, getattr(args, "header", None), note)
     classes = _check_classes(data, args.cv)
     positive = _positive_class(args, classes)
@@ -582,7 +644,7 @@ def compare(args, out=None, err=None):
             warnings.simplefilter("always")
             try:
                 result = cross_validate(
-                    make_classifier(name, args.seed),
+                    make_classifier(name, args.seed, params),
                     X,
                     y,
                     cv=args.cv,
@@ -597,7 +659,8 @@ def compare(args, out=None, err=None):
                 np.linalg.LinAlgError,
             ) as exc:
                 # One classifier that cannot handle these data must not stop the others.
-                result = f"failed: {_first_line(exc)}"
+                reason = _first_line(exc)
+                result = f"failed: {reason}{_how_to_set(reason, name)}"
         rows.append((name, result, _summarise(caught, scaled=not args.no_scale)))
     progress.clear()
     print_table(rows, out, notes=not args.quiet)
@@ -904,7 +967,8 @@ def _fit_for_plot(name, args, plane, y, n_features):
     """The classifier fitted for its panel: on the principal-component plane of data
     with more than two features, else on the data's own features (standardised
     unless --no-scale) and answering on the plane."""
-    classifier = make_classifier(name, args.seed)
+    params = parse_params(args.param, registry.classifier_names())
+    classifier = make_classifier(name, args.seed, params)
     if n_features > 2:
         return classifier.fit(plane, y)
     features = plane[:, :n_features]

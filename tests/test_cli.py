@@ -512,7 +512,9 @@ def test_warnings_of_a_classifier_are_summarised_under_the_table(tmp_path):
         ]
     )
     original = cli.make_classifier
-    cli.make_classifier = lambda name, seed: registry.get_classifier(name)(max_iter=1)
+    cli.make_classifier = lambda name, seed, params: registry.get_classifier(name)(
+        max_iter=1
+    )
     try:
         out = io.StringIO()
         cli.compare(args, out=out, err=io.StringIO())
@@ -850,3 +852,47 @@ def test_report_on_three_classes_and_bad_positive_classes():
     ]:
         result = run("compare", "--classifiers", "knn", *args)
         assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
+def test_param_sets_a_classifier_parameter_and_makes_advice_followable(tmp_path):
+    # a class with a constant feature: QDA's covariance is singular, and its
+    # message says to set reg_param, which --param now can
+    (tmp_path / "flat.csv").write_text(
+        "a,b,label\n1,2,x\n2,2,x\n3,2,x\n4,2,x\n5,1,y\n6,3,y\n7,0,y\n8,4,y\n"
+    )
+    common = ("compare", "--data", "flat.csv", "--cv", "2", "--classifiers", "qda")
+    result = run(*common, cwd=tmp_path)
+    assert result.returncode == 0
+    assert "Set reg_param" in result.stdout
+    assert result.stdout.rstrip().endswith("(--param qda.reg_param=...)")
+    result = run(*common, "--param", "qda.reg_param=0.1", cwd=tmp_path)
+    assert result.returncode == 0 and "failed" not in result.stdout
+    assert table(result.stdout)["qda"]
+
+
+def test_param_values_and_mistakes():
+    from patrec import cli
+
+    params = cli.parse_params(
+        ["knn.n_neighbors=7", "knn.metric=cityblock", "qda.reg_param=0.5"],
+        ["knn", "qda"],
+    )
+    assert params == {
+        "knn": {"n_neighbors": 7, "metric": "cityblock"},
+        "qda": {"reg_param": 0.5},
+    }
+    clf = cli.make_classifier("knn", 0, params)
+    assert (clf.n_neighbors, clf.metric) == (7, "cityblock")
+    assert cli._value("None") is None and cli._value("True") is True
+    assert cli._value("[1, 2]") == "[1, 2]"  # only numbers, booleans and None
+    for settings, message in [
+        (["knn"], "write CLASSIFIER.NAME=VALUE"),
+        (["knn.k=3"], "knn has no parameter 'k'"),
+        (["qda.reg_param=1"], "qda is not among the classifiers run (knn)"),
+        (["kn.n_neighbors=1"], "unknown classifier 'kn'"),
+    ]:
+        with pytest.raises(cli.UsageError, match=re.escape(message)):
+            cli.parse_params(settings, ["knn"])
+    result = run("compare", "--classifiers", "knn", "--param", "knn.n_neighbors=0")
+    assert result.returncode == 0  # the classifier's own check: a failed row
+    assert "knn: failed: n_neighbors must be in [1, inf], got 0." in result.stdout

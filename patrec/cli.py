@@ -131,6 +131,22 @@ def build_parser():
         help="the first row of the CSV file holds the column names, "
         "even if they look like numbers",
     )
+    columns = compare.add_mutually_exclusive_group()
+    columns.add_argument(
+        "--features",
+        nargs="+",
+        default=None,
+        metavar="COLUMN",
+        help="use only these feature columns, by name or by number counting from 1 "
+        "(default: every column but the target)",
+    )
+    columns.add_argument(
+        "--drop",
+        nargs="+",
+        default=None,
+        metavar="COLUMN",
+        help="leave these columns out (an identifier, a column with missing values)",
+    )
     compare.add_argument(
         "--cv",
         type=int,
@@ -210,25 +226,61 @@ def _non_negative_int(text):
 # -- reading the data ------------------------------------------------------------------
 
 
-def load_data(source, target=None, header=None, note=None):
-    """A `Dataset` from a bundled data set's name or a CSV file's path."""
+def load_data(source, target=None, header=None, note=None, features=None, drop=None):
+    """A `Dataset` from a bundled data set's name or a CSV file's path, with only
+    the feature columns ``features`` or without those of ``drop`` (names or
+    numbers counting from 1, as --target)."""
     if source in BUNDLED:
         if target is not None:
             raise UsageError("--target applies to CSV files, not to bundled data sets")
         from . import datasets
 
         bunch = getattr(datasets, f"load_{source}")()
+        names = list(bunch.feature_names)
+        kept = _selected(names, range(len(names)), features, drop, source)
         return Dataset(
-            bunch.data,
+            bunch.data[:, kept],
             bunch.target_names[bunch.target],
             source,
-            list(bunch.feature_names),
+            [names[i] for i in kept],
             "target",
         )
-    return read_csv(source, target, header, note)
+    return read_csv(source, target, header, note, features, drop)
 
 
-def read_csv(path, target=None, header=None, note=None):
+def _selected(names, candidates, features, drop, where):
+    """The positions of ``candidates`` (feature columns) kept by --features or
+    --drop; at least one."""
+    candidates = list(candidates)
+    if features is not None:
+        kept = [_column(names, text, where, "--features") for text in features]
+        for i in kept:
+            if i not in candidates:
+                raise UsageError(f"--features: column {names[i]!r} is the target")
+        kept = sorted(set(kept))
+    else:
+        dropped = {_column(names, text, where, "--drop") for text in drop or ()}
+        kept = [i for i in candidates if i not in dropped]
+    if not kept:
+        raise UsageError("no feature column is left: --drop removed them all")
+    return kept
+
+
+def _column(names, text, where, option):
+    """The position of a column named by ``text``: a name, or a number from 1."""
+    if text in names:
+        return names.index(text)
+    if text.isdigit() and 1 <= int(text) <= len(names):
+        return int(text) - 1
+    close = difflib.get_close_matches(text, names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise UsageError(
+        f"{option}: column {text!r} not found in {where}{hint}; columns: "
+        f"{', '.join(names)}, or a number from 1 to {len(names)}"
+    )
+
+
+def read_csv(path, target=None, header=None, note=None, features=None, drop=None):
     """Numeric feature columns and a label column from a CSV file.
 
     ``header`` is True (the first row names the columns), False (it is data) or None
@@ -262,8 +314,10 @@ def read_csv(path, target=None, header=None, note=None):
                 "it in or remove the row"
             )
     y = _labels(columns[column], names, columns, column, path)
-    features = [i for i in range(len(names)) if i != column]
+    others = [i for i in range(len(names)) if i != column]
+    features = _selected(names, others, features, drop, path)
     X = np.empty((len(body), len(features)))
+    missing = {}  # column -> [(line, text)], all reported at once
     for j, i in enumerate(features):
         for row, text in enumerate(columns[i]):
             try:
@@ -271,32 +325,56 @@ def read_csv(path, target=None, header=None, note=None):
             except ValueError:
                 what = "an empty field" if not text else repr(text)
                 if not text or text.upper() in _MISSING:
-                    hint = (
-                        "; missing values are not supported: fill them in or remove "
-                        "their rows"
-                    )
-                elif _is_number(text.replace(",", ".", 1)):
+                    missing.setdefault(i, []).append((row + first_line, what))
+                    X[row, j] = 0.0
+                    continue
+                if _is_number(text.replace(",", ".", 1)):
                     hint = (
                         "; it looks like a number with a decimal comma: write the "
                         "numbers with decimal points"
                     )
                 elif _looks_like_classes(columns[i]) is None:
-                    hint = "; only the target column may hold text"
+                    hint = (
+                        "; only the target column may hold text (leave this one out "
+                        f"with --drop {names[i]!r})"
+                    )
                 else:
                     hint = f"; if it holds the classes, pass --target {names[i]!r}"
                 raise UsageError(
                     f"column {names[i]!r} of {path} is not numeric: "
                     f"{what} at line {row + first_line}{hint}"
                 ) from None
+    for row, j in np.argwhere(np.isnan(X)):
+        missing.setdefault(features[j], []).append(
+            (row + first_line, repr(columns[features[j]][row]))
+        )
+    if missing:
+        raise UsageError(_missing_message(missing, names, path))
     if not np.isfinite(X).all():
         row, j = np.argwhere(~np.isfinite(X))[0]
-        what = "a missing value" if np.isnan(X[row, j]) else "an infinite value"
         raise UsageError(
-            f"column {names[features[j]]!r} of {path} holds {what} "
+            f"column {names[features[j]]!r} of {path} holds an infinite value "
             f"({columns[features[j]][row]!r}) at line {row + first_line}: "
             "features must be finite numbers"
         )
     return Dataset(X, y, path, [names[i] for i in features], names[column])
+
+
+def _missing_message(missing, names, path):
+    """Every missing value of the feature columns, in one message: per column its
+    first few lines, and how many in all."""
+    parts = []
+    for i in sorted(missing):
+        cells = sorted(missing[i])
+        shown = ", ".join(f"{what} at line {line}" for line, what in cells[:3])
+        more = f" and {len(cells) - 3} more" if len(cells) > 3 else ""
+        parts.append(f"column {names[i]!r} holds {shown}{more}")
+    columns = " ".join(repr(names[i]) for i in sorted(missing))
+    return (
+        f"{path} has missing values: {'; '.join(parts)}; missing values are not "
+        f"supported: fill them in, remove their rows, or leave the column out "
+        f"(--drop {columns})"
+    )
 
 
 def _read_rows(path):
@@ -627,7 +705,14 @@ def compare(args, out=None, err=None):
             print(f"patrec: note: {message}", file=err, flush=True)
 
     params = parse_params(args.param, names)
-    data = load_data(args.data, args.target, getattr(args, "header", None), note)
+    data = load_data(
+        args.data,
+        args.target,
+        getattr(args, "header", None),
+        note,
+        features=getattr(args, "features", None),
+        drop=getattr(args, "drop", None),
+    )
     classes = _check_classes(data, args.cv)
     positive = _positive_class(args, classes)
     X, y = data.X, data.y

@@ -600,8 +600,7 @@ def test_error_messages_show_plain_numbers(tmp_path):
         ),
         (
             "a,b,label\n1,2,x\nnan,4,y\n",
-            r"column 'a' of data.csv holds a missing value "
-            r"\('nan'\) at line 3",
+            r"data.csv has missing values: column 'a' holds 'nan' at line 3; ",
         ),
     ],
 )
@@ -896,3 +895,47 @@ def test_param_values_and_mistakes():
     result = run("compare", "--classifiers", "knn", "--param", "knn.n_neighbors=0")
     assert result.returncode == 0  # the classifier's own check: a failed row
     assert "knn: failed: n_neighbors must be in [1, inf], got 0." in result.stdout
+
+
+def test_every_missing_value_is_listed_at_once_and_columns_can_be_left_out(tmp_path):
+    (tmp_path / "data.csv").write_text(
+        "id,a,b,c,label\n"
+        "p1,1,NA,1,x\np2,,2,2,x\np3,3,4,3,x\np4,nan,?,4,x\n"
+        "p5,5,5,5,y\np6,6,6,6,y\np7,7,,7,y\np8,8,8,8,y\n"
+    )
+    result = run("compare", "--data", "data.csv", "--drop", "id", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        "patrec: error: data.csv has missing values: column 'a' holds an empty field "
+        "at line 3, 'nan' at line 5; column 'b' holds 'NA' at line 2, '?' at line 5, "
+        "an empty field at line 8; missing values are not supported: fill them in, "
+        "remove their rows, or leave the column out (--drop 'a' 'b')"
+    )
+    # an identifier column: the message says how to leave it out, and so it is
+    result = run("compare", "--data", "data.csv", cwd=tmp_path)
+    assert "column 'id' of data.csv is not numeric" in result.stderr
+    assert "(leave this one out with --drop 'id')" in result.stderr
+    common = ("compare", "--data", "data.csv", "--cv", "2", "--classifiers", "knn")
+    result = run(*common, "--drop", "id", "a", "b", "--param", "knn.n_neighbors=1",
+                 cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "data.csv: 8 samples, 1 feature, 2 classes" in result.stdout
+    result = run(*common, "--features", "c", "--param", "knn.n_neighbors=1",
+                 cwd=tmp_path)  # fmt: skip
+    assert "data.csv: 8 samples, 1 feature, 2 classes" in result.stdout
+    for args, message in [
+        (("--features", "label"), "--features: column 'label' is the target"),
+        (("--drop", "id", "a", "b", "c"), "no feature column is left"),
+        (("--features", "cc"), "--features: column 'cc' not found in data.csv"),
+        (("--features", "c", "--drop", "id"), "not allowed with argument"),
+    ]:
+        result = run(*common, *args, cwd=tmp_path)
+        assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
+def test_features_of_a_bundled_data_set_by_name_or_number():
+    result = run(
+        "compare", "--features", "petal length (cm)", "4", "--classifiers", "knn"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "iris: 150 samples, 2 features, 3 classes" in result.stdout

@@ -752,7 +752,7 @@ def compare(args, out=None, err=None):
     if args.report:
         print_report(rows, y, classes, positive, args.cv, out)
     if args.plot:
-        plot_regions(rows, data, args, progress)
+        plot_regions(rows, data, args, progress, note)
         progress.clear()
         print(f"decision regions saved to {args.plot}", file=out)
     return 0
@@ -957,11 +957,64 @@ class _Standardised:
         return self.classifier.predict((X - self.mean) / self.scale)
 
 
-def plot_regions(rows, data, args, progress):
+def plot_regions(rows, data, args, progress, note=None):
     """One panel per classifier, titled with its cross-validated error."""
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    families, data = _drawable(data, note)
+    with plt.rc_context({"font.family": families}):
+        _plot_regions(rows, data, args, progress)
+
+
+def _drawable(data, note):
+    """The font families the figure needs to draw the data's names (matplotlib's
+    own, then installed fonts that have the missing characters), and the data with
+    the names that no installed font draws replaced by numbers (said in a note)."""
+    from matplotlib import font_manager, ft2font
+
+    def charmap(path):
+        try:
+            return set(ft2font.FT2Font(path).get_charmap())
+        except (OSError, RuntimeError):
+            return set()
+
+    classes = [str(plain(label)) for label in np.unique(data.y)]
+    texts = [*data.feature_names, *classes, os.path.basename(str(data.name))]
+    families = ["DejaVu Sans"]
+    covered = charmap(font_manager.findfont("DejaVu Sans"))
+    needed = {ord(c) for text in texts for c in text} - covered
+    for entry in font_manager.fontManager.ttflist if needed else ():
+        if entry.name.startswith("Last Resort"):  # a box for every character
+            continue
+        if entry.name not in families and needed & (found := charmap(entry.fname)):
+            families.append(entry.name)
+            covered |= found
+            needed -= found
+        if not needed:
+            break
+    if not needed:
+        return families, data
+
+    def drawn(text, stand_in):
+        return text if all(ord(c) in covered for c in text) else stand_in
+
+    names = [drawn(n, f"feature {i}") for i, n in enumerate(data.feature_names, 1)]
+    labels = {c: drawn(c, f"class {i}") for i, c in enumerate(classes, 1)}
+    if note is not None:
+        note(
+            "no installed font draws some of the names of the data; the figure shows "
+            "them by number (feature 1, class 1, ...): install a font with their "
+            "characters (for example Noto Sans CJK) to see them"
+        )
+    y = np.array([labels[str(plain(label))] for label in data.y])
+    name = drawn(os.path.basename(str(data.name)), "the data")
+    return families, data._replace(feature_names=names, y=y, name=name)
+
+
+def _plot_regions(rows, data, args, progress):
     import matplotlib.pyplot as plt
 
     from .plotting import plot_decision_regions
@@ -995,18 +1048,33 @@ def plot_regions(rows, data, args, progress):
         layout="constrained",
         figsize=(4.5 * columns, 4 * grid_rows + 0.6),
     )
-    figure.suptitle(
+    title = (
         f"{os.path.basename(str(data.name))} ({X.shape[0]} samples): each "
-        f"classifier's {args.cv}-fold cross-validated error;\ndecision regions "
-        f"{about}"
+        f"classifier's {args.cv}-fold cross-validated error; decision regions {about}"
+    )
+    # about nine characters of the title's size to an inch: never cut at the edges
+    figure.suptitle(
+        textwrap.fill(title, int(9 * 4.5 * columns), break_on_hyphens=False)
     )
     legend = True  # on the first panel that draws regions
     for number, (ax, (name, result, _)) in enumerate(zip(axes.flat, rows), start=1):
         progress.show(f"[patrec] plotting {number}/{len(rows)} {name} ...")
-        if isinstance(result, str):
+        if isinstance(result, str):  # failed in the table: no regions to draw
             ax.set_title(f"{name}: failed")
-        else:
-            ax.set_title(f"{name}: CV error {result['error'].mean():.3f}")
+            reason = result.removeprefix("failed: ").split(". ")[0]
+            ax.text(
+                0.5,
+                0.5,
+                "failed in the cross-validation:\n"
+                + textwrap.fill(reason, 40, break_on_hyphens=False),
+                ha="center",
+                va="center",
+                fontsize="small",
+                transform=ax.transAxes,
+            )
+            ax.set_axis_off()
+            continue
+        ax.set_title(f"{name}: CV error {result['error'].mean():.3f}")
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # already reported in the table

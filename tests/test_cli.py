@@ -423,7 +423,8 @@ def test_a_classifier_that_cannot_fit_the_plane_gets_a_short_note(tmp_path):
     failed, knn = figure.axes[:2]
     assert failed.get_title() == "qda: failed" and not failed.axison
     note = failed.texts[0].get_text()
-    assert note.startswith("cannot fit on these 2 features:\nThe covariance matrix")
+    # failed in the table too: no second fit, the reason of the table
+    assert note.startswith("failed in the cross-validation:\nThe covariance matrix")
     assert max(len(line) for line in note.splitlines()) <= 40
     # the legend moves to the first panel that has regions
     assert failed.get_legend() is None
@@ -939,3 +940,44 @@ def test_features_of_a_bundled_data_set_by_name_or_number():
     )
     assert result.returncode == 0, result.stderr
     assert "iris: 150 samples, 2 features, 3 classes" in result.stdout
+
+
+def test_plot_draws_any_column_name_or_says_it_numbered_them(tmp_path):
+    import io
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    from patrec import cli
+
+    (tmp_path / "cjk.csv").write_text(
+        "长度,宽度,类别\n1,2,甲\n2,1,甲\n3,3,甲\n1,1,甲\n6,5,乙\n7,6,乙\n5,7,乙\n6,6,乙\n",
+        encoding="utf-8",
+    )
+    args = cli.build_parser().parse_args(
+        ["compare", "--data", str(tmp_path / "cjk.csv"), "--cv", "2",
+         "--classifiers", "knn", "--param", "knn.n_neighbors=1",
+         "--plot", str(tmp_path / "cjk.png")]
+    )  # fmt: skip
+    drawn = {}
+    original = cli._plot_regions
+
+    def spy(rows, data, *rest):
+        drawn["names"] = data.feature_names
+        return original(rows, data, *rest)
+
+    cli._plot_regions = spy
+    err = io.StringIO()
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert cli.compare(args, out=io.StringIO(), err=err) == 0
+    finally:
+        cli._plot_regions = original
+        plt.close("all")
+    assert not [w for w in caught if "missing from font" in str(w.message)]
+    if "no installed font draws" in err.getvalue():
+        assert drawn["names"] == ["feature 1", "feature 2"]
+    else:  # a font with these characters is installed: the names themselves
+        assert drawn["names"] == ["长度", "宽度"]
+    assert (tmp_path / "cjk.png").stat().st_size > 0

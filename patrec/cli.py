@@ -485,16 +485,7 @@ def _looks_like_data(first, body):
 def _target_column(names, target, path):
     if target is None:
         return names.index("target") if "target" in names else len(names) - 1
-    if target in names:
-        return names.index(target)
-    if target.isdigit() and 1 <= int(target) <= len(names):
-        return int(target) - 1
-    close = difflib.get_close_matches(target, names, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise UsageError(
-        f"column {target!r} not found in {path}{hint}; columns: "
-        f"{', '.join(names)}, or a number from 1 to {len(names)}"
-    )
+    return _column(names, target, path, "--target")
 
 
 def _looks_like_classes(values):

@@ -11,6 +11,7 @@ Build (the same command as CI and the README)::
 """
 
 import os
+import sys
 from pathlib import Path
 
 from docutils import nodes
@@ -19,6 +20,7 @@ from sphinx.addnodes import pending_xref
 import patrec
 
 DOCS_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS_DIR))  # gallery_order.py
 
 project = "patrec"
 author = "the patrec developers"
@@ -102,7 +104,8 @@ sphinx_gallery_conf = {
         "../examples/neighbors",
         "*",
     ],
-    "within_subsection_order": "FileNameSortKey",
+    # within a chapter, the order in which the course teaches (gallery_order.py)
+    "within_subsection_order": "gallery_order.CourseOrder",
     # links from the code of the examples to the API pages, and the reverse
     # ("Examples using ..." at the end of every API page)
     "reference_url": {"patrec": None},

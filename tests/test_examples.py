@@ -67,6 +67,11 @@ def gallery_runs(request, tmp_path_factory):
 def test_example_runs_and_every_figure_has_content(script, gallery_runs):
     result = gallery_runs[script].result()
     assert result.returncode == 0, result.stderr[-3000:]
+    # what the rendered page shows: no warning, no path of this machine
+    shown = result.stdout + result.stderr
+    assert "Warning" not in shown, shown[-3000:]
+    for path in (str(ROOT), "site-packages", os.path.expanduser("~")):
+        assert path not in shown, f"{path!r} in the output:\n{shown[-3000:]}"
 
 
 def test_every_example_folder_has_a_readme():
@@ -206,3 +211,19 @@ def test_an_animated_figure_is_checked_on_its_first_frame(tmp_path):
     )
     problems = runner.run(script)
     assert len(problems) == 1 and "empty Axes" in problems[0], problems
+
+
+def test_every_example_has_its_place_in_the_course_order():
+    """docs/gallery_order.py lists each chapter's examples in teaching order; a new
+    example must be placed there (else it would come last, by name)."""
+    spec = importlib.util.spec_from_file_location(
+        "gallery_order", ROOT / "docs" / "gallery_order.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for folder in sorted(p for p in (ROOT / "examples").iterdir() if p.is_dir()):
+        scripts = {p.name for p in folder.glob("plot_*.py")}
+        listed = module.COURSE_ORDER.get(folder.name, [])
+        assert sorted(listed) == sorted(scripts), folder.name
+        key = module.CourseOrder(folder)
+        assert sorted(scripts, key=key) == listed

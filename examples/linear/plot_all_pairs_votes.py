@@ -19,12 +19,19 @@ everywhere, as in the course's rule argmax_y sum_{r != y} w_yr . x.
 """
 
 # %%
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
 
 from patrec import AllPairs
 from patrec.datasets import load_iris
+from patrec.exceptions import ConvergenceWarning
 from patrec.plotting import plot_decision_regions
+
+# The pairwise perceptrons of overlapping iris species stop at their max_epochs
+# and say so in a ConvergenceWarning: expected here, and silenced.
+warnings.filterwarnings("ignore", category=ConvergenceWarning)
 
 iris = load_iris()
 features = [0, 2]  # sepal length and petal length

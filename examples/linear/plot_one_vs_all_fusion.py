@@ -21,6 +21,8 @@ are the same binary boundaries in both panels.
 """
 
 # %%
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.colors import ListedColormap
@@ -28,7 +30,12 @@ from matplotlib.patches import Patch
 
 from patrec import OneVsAll
 from patrec.datasets import make_gaussian_classes
+from patrec.exceptions import ConvergenceWarning
 from patrec.plotting import plot_decision_regions
+
+# The one-vs-all perceptrons face classes that overlap: they stop at their
+# max_epochs and say so in a ConvergenceWarning, expected here and silenced.
+warnings.filterwarnings("ignore", category=ConvergenceWarning)
 
 means = [[0.0, 0.0], [5.0, 0.5], [2.0, 4.5], [6.0, 5.0]]
 X, y = make_gaussian_classes(

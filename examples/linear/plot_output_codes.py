@@ -13,11 +13,19 @@ loss chooses class 4, because it also weighs how confident each score is.
 """
 
 # %%
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
 
 from patrec import OutputCodes, decode
 from patrec.datasets import load_iris
+from patrec.exceptions import ConvergenceWarning
+
+# The binary perceptrons of the code's columns face classes that overlap: they
+# stop at their max_epochs and say so in a ConvergenceWarning, expected here and
+# silenced.
+warnings.filterwarnings("ignore", category=ConvergenceWarning)
 
 M = np.array(
     [

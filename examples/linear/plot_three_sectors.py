@@ -15,12 +15,20 @@ mistakes, and the fused classifier inherits some of them.
 """
 
 # %%
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
 
 from patrec import LinearMachine, MulticlassSVM, OneVsAll, Perceptron
 from patrec.datasets import make_sectors
+from patrec.exceptions import ConvergenceWarning
 from patrec.plotting import plot_decision_regions
+
+# No line cuts one sector off from the other two, so one-vs-all's perceptrons
+# never converge and say so in a ConvergenceWarning: that is the point of this
+# example, and the warnings are silenced.
+warnings.filterwarnings("ignore", category=ConvergenceWarning)
 
 X, y = make_sectors(3, n_samples=300, random_state=4)
 

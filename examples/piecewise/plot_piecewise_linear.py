@@ -20,12 +20,20 @@ pieces of the same class.
 """
 
 # %%
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
 
 from patrec import LinearMachine, MinimumDistanceClassifier, PiecewiseLinearClassifier
 from patrec.datasets import make_banana
+from patrec.exceptions import ConvergenceWarning
 from patrec.plotting import plot_decision_regions
+
+# The linear machine cannot separate the crescents and stops at its max_epochs,
+# saying so in a ConvergenceWarning: that is the point of this example, and the
+# warning is silenced.
+warnings.filterwarnings("ignore", category=ConvergenceWarning)
 
 X, y = make_banana(n_samples=400, noise=0.1, random_state=0)
 

@@ -85,7 +85,9 @@ def test_every_example_has_a_titled_docstring():
         first = runner.split_cells(script.read_text(encoding="utf-8"))[0][1]
         lines = [line.strip() for line in first.strip().splitlines()]
         assert (
-            lines[0] == '"""' and set(lines[1]) == {"="} and set(lines[3]) == {"="}
+            lines[0] in ('"""', 'r"""')
+            and set(lines[1]) == {"="}
+            and set(lines[3]) == {"="}
         ), f"{script.name}: the docstring must open with a ==== title block"
 
 

@@ -1,17 +1,18 @@
-"""
+r"""
 =====================================================
 Fisher projection of handwritten digits beside PCA
 =====================================================
 
 Each of the 1797 handwritten digits of this data set is an 8 x 8 image, a point in
-d = 64 dimensions, of one of c = 10 classes.  (The digits come with scikit-learn,
+:math:`d = 64` dimensions, of one of :math:`c = 10` classes.  (The digits come with scikit-learn,
 ``sklearn.datasets.load_digits``; patrec does not bundle them.  scikit-learn is part
 of the ``docs`` and ``test`` extras, not a dependency of patrec.)
 
-Fisher's multiclass discriminant finds the directions W that maximise
-``J(W) = |W^T S_b W| / |W^T S_w W|``, the between-class scatter S_b over the
-within-class scatter S_w: the leading eigenvectors of ``S_b w = lambda S_w w``.
-There are at most c - 1 = 9 of them; ``FisherLDA(n_components=2)`` keeps the first
+Fisher's multiclass discriminant finds the directions :math:`W` that maximise
+:math:`J(W) = |W^T S_b W| / |W^T S_w W|`, the between-class scatter :math:`S_b` over
+the within-class scatter :math:`S_w`: the leading eigenvectors of
+:math:`S_b \mathbf{w} = \lambda S_w \mathbf{w}`.  There are at most
+:math:`c - 1 = 9` of them; ``FisherLDA(n_components=2)`` keeps the first
 two.  Principal component analysis keeps the two directions of largest total variance
 instead, and never looks at the labels.
 

@@ -1,12 +1,14 @@
-"""
+r"""
 =============================================
 Fisher projection of the wine data to 2-D
 =============================================
 
 The wine data has 13 chemical measurements of wines from three cultivars.  Fisher's
-multiclass discriminant looks for the directions ``w`` that maximise the ratio of
-between-class to within-class scatter, ``w^T S_b w / w^T S_w w``: the leading
-eigenvectors of ``S_b w = lambda S_w w``.  With three classes S_b has rank 2, so two
+multiclass discriminant looks for the directions :math:`\mathbf{w}` that maximise the
+ratio of between-class to within-class scatter,
+:math:`\mathbf{w}^T S_b \mathbf{w} / \mathbf{w}^T S_w \mathbf{w}`: the leading
+eigenvectors of :math:`S_b \mathbf{w} = \lambda S_w \mathbf{w}`.  With three classes
+:math:`S_b` has rank 2, so two
 directions carry all of the class separation, and the 13-dimensional data can be
 drawn in the plane without losing any of it.
 

@@ -1,4 +1,4 @@
-"""
+r"""
 =====================================================
 LDA and QDA decision boundaries on Gaussian classes
 =====================================================
@@ -7,10 +7,13 @@ Three Gaussian classes in the plane, each with a different covariance matrix: on
 round, one stretched along a diagonal, one narrow and tilted the other way.
 
 Fisher LDA models them with one covariance shared by all classes, so its
-discriminants ``g_i(x)`` are linear and the boundaries are straight lines.  QDA
-estimates one covariance per class; its discriminants
+discriminants :math:`g_i(\mathbf{x})` are linear and the boundaries are straight
+lines.  QDA estimates one covariance per class; its discriminants
 
-    g_i(x) = -1/2 (x - m_i)^T Sigma_i^{-1} (x - m_i) - 1/2 log|Sigma_i| + log P(omega_i)
+.. math::
+
+   g_i(\mathbf{x}) = -\tfrac{1}{2} (\mathbf{x} - \mathbf{m}_i)^T \Sigma_i^{-1}
+   (\mathbf{x} - \mathbf{m}_i) - \tfrac{1}{2} \log |\Sigma_i| + \log P(\omega_i)
 
 are quadratic, and the boundaries curve around the compact class.  The ellipses mark
 one and two standard deviations of each class's estimated Gaussian.

@@ -1,16 +1,21 @@
-"""
+r"""
 =====================================================
 QDA: quadratic boundaries and covariance ellipses
 =====================================================
 
-QDA estimates a mean m_i and a covariance matrix Sigma_i for every class
-(Sigma_i with the N_i - 1 divisor) and compares the quadratic discriminants
+QDA estimates a mean :math:`\mathbf{m}_i` and a covariance matrix :math:`\Sigma_i`
+for every class (:math:`\Sigma_i` with the :math:`N_i - 1` divisor) and compares the
+quadratic discriminants
 
-    g_i(x) = -1/2 (x - m_i)^T Sigma_i^-1 (x - m_i) - 1/2 log|Sigma_i| + log P(omega_i),
+.. math::
 
-deciding class(x) = argmax_i g_i(x).  The boundary between two classes,
-g_1(x) = g_2(x), is a quadric: in the plane a conic section, whose kind depends on how
-the two covariance matrices differ.  Three pairs of Gaussian classes:
+   g_i(\mathbf{x}) = -\tfrac{1}{2} (\mathbf{x} - \mathbf{m}_i)^T \Sigma_i^{-1}
+   (\mathbf{x} - \mathbf{m}_i) - \tfrac{1}{2} \log |\Sigma_i| + \log P(\omega_i),
+
+deciding :math:`\operatorname{class}(\mathbf{x}) = \operatorname{argmax}_i
+g_i(\mathbf{x})`.  The boundary between two classes,
+:math:`g_1(\mathbf{x}) = g_2(\mathbf{x})`, is a quadric: in the plane a conic section,
+whose kind depends on how the two covariance matrices differ.  Three pairs of Gaussian classes:
 
 - one compact class inside a broad one: the boundary is a closed **ellipse** around the
   compact class;

@@ -1,23 +1,25 @@
-"""
+r"""
 =====================================================
 Branch and bound against the curse of dimensionality
 =====================================================
 
-The Fukunaga-Narendra search compares a query x with node means M_p before it looks
-at any sample, and skips a whole node when D(x, M_p) > B + r_p (rule 1) and a single
-sample x_i when D(x, M_p) > B + D(x_i, M_p) (rule 2), B being the distance to the
-nearest sample found so far.  ``BranchBoundTree.query(..., return_counts=True)``
-returns the number of distances each query still computed, node means included;
-brute force computes N.
+The Fukunaga–Narendra search compares a query :math:`\mathbf{x}` with node means
+:math:`M_p` before it looks at any sample, and skips a whole node when
+:math:`D(\mathbf{x}, M_p) > B + r_p` (rule 1) and a single sample :math:`\mathbf{x}_i`
+when :math:`D(\mathbf{x}, M_p) > B + D(\mathbf{x}_i, M_p)` (rule 2), :math:`B` being
+the distance to the nearest sample found so far.
+``BranchBoundTree.query(..., return_counts=True)`` returns the number of distances
+each query still computed, node means included; brute force computes :math:`N`.
 
-The rules pay off only when B is small compared with the radii r_p, that is when the
-nearest neighbour is much closer than most other samples.  In two dimensions, with N
-uniform samples, the count grows far more slowly than N.  As the dimension d grows,
-the nearest neighbour moves away and all distances become alike (right panel: the
-ratio of the nearest to the average distance climbs towards 1), so the rules prune
-less and less; from 16 dimensions on the tree computes nearly all N distances, and
-more than N for small N, the node means coming on top.  Far more samples would be
-needed before the pruning paid off again: the curse of dimensionality.
+The rules pay off only when :math:`B` is small compared with the radii :math:`r_p`,
+that is when the nearest neighbour is much closer than most other samples.  In two
+dimensions, with :math:`N` uniform samples, the count grows far more slowly than
+:math:`N`.  As the dimension :math:`d` grows, the nearest neighbour moves away and
+all distances become alike (right panel: the ratio of the nearest to the average
+distance climbs towards 1), so the rules prune less and less; from 16 dimensions on
+the tree computes nearly all :math:`N` distances, and more than :math:`N` for small
+:math:`N`, the node means coming on top.  Far more samples would be needed before the
+pruning paid off again: the curse of dimensionality.
 """
 
 # %%

@@ -1,27 +1,27 @@
-"""
+r"""
 =================================================
 The 1-NN error after editing, as the data grow
 =================================================
 
-Cover and Hart bound the asymptotic error P of the 1-NN rule by the Bayes error P*:
-``P* <= P <= P* (2 - c/(c-1) P*)``.  Editing the training set with the 1-NN rule
-itself (Wilson's editing with k = 1: drop every sample whose nearest other sample
-has another label) lowers the asymptotic error to ``P / (2 (1 - P))``
-(`edited_nn_error`), close to P* when P is small.
+Cover and Hart bound the asymptotic error :math:`P` of the 1-NN rule by the Bayes
+error :math:`P^*`: :math:`P^* \le P \le P^* (2 - \frac{c}{c-1} P^*)`.  For two
+classes, Wilson showed what editing the training set with the 1-NN rule itself (drop
+every sample whose nearest other sample has another label) does to the 1-NN rule
+trained on what is left: where the rule's conditional error is :math:`r(\mathbf{x})`,
+the edited rule's is :math:`r(\mathbf{x}) / (2 (1 - r(\mathbf{x})))`.
 
-Two Gaussian classes with equal priors and unit covariance, means sqrt(5) apart:
-P* = Phi(-sqrt(5)/2) = 0.132.  The asymptotic 1-NN error is the mean of the local
-error ``r(x) = 2 p(x) (1 - p(x))`` over the data, p(x) the posterior of one class;
-it is estimated below by Monte Carlo.
+Two Gaussian classes with equal priors and unit covariance, means :math:`\sqrt{5}`
+apart: :math:`P^* = \Phi(-\sqrt{5}/2) = 0.132`.  The asymptotic 1-NN error is the mean
+of the local error :math:`r(\mathbf{x}) = 2 p(\mathbf{x}) (1 - p(\mathbf{x}))` over the
+data, :math:`p(\mathbf{x})` the posterior of one class; it is estimated below by Monte
+Carlo, and so is the edited rule's, the mean of :math:`r / (2 (1 - r))`.
 
-The edited rule's limit holds point by point: its local error is
-``r(x) / (2 (1 - r(x)))``, and its average is the edited rule's asymptotic error.
-Applied to the *average* P instead, as `edited_nn_error` does, the formula gives
-less (the function is convex), here even less than P*, which no rule can beat: it
-is a quick estimate for small P, not a bound.  The measured errors (mean of 10
-training sets per size, 20 000 test samples) approach the point-by-point limits as
-n grows: the full set's towards P, the edited set's towards the mean of
-``r / (2 (1 - r))``.
+Applied to the *average* :math:`P` instead, as ``edited_nn_error`` does, the formula
+:math:`P / (2 (1 - P))` gives less (it is convex), here even less than :math:`P^*`,
+which no rule can beat: it is a quick estimate for small :math:`P`, not a bound.  The
+measured errors (mean of 10 training sets per size, 20 000 test samples) approach the
+point-by-point limits as :math:`n` grows: the full set's towards :math:`P`, the edited
+set's towards the mean of :math:`r / (2 (1 - r))`.
 """
 
 # %%
@@ -85,24 +85,28 @@ ax.axhline(
     asymptotic_nn,
     color="tab:red",
     linestyle="--",
-    label=f"asymptotic 1-NN error P = {asymptotic_nn:.3f}",
+    label=f"asymptotic 1-NN error $P$ = {asymptotic_nn:.3f}",
 )
 ax.axhline(
     edited_limit,
     color="tab:green",
     linestyle="--",
-    label=f"edited, asymptotic: mean of r / (2 (1 - r)) = {edited_limit:.3f}",
+    label=f"edited, asymptotic: mean of $r/(2(1-r))$ = {edited_limit:.3f}",
 )
 ax.axhline(
     edited_of_mean,
     color="tab:green",
     linestyle=":",
-    label=f"edited_nn_error(P) = P / (2 (1 - P)) = {edited_of_mean:.3f}",
+    label=f"edited_nn_error: $P/(2(1-P))$ = {edited_of_mean:.3f}",
 )
 ax.axhline(
-    lower, color="k", linestyle="-", linewidth=1, label=f"Bayes error P* = {lower:.3f}"
+    lower,
+    color="k",
+    linestyle="-",
+    linewidth=1,
+    label=f"Bayes error $P^*$ = {lower:.3f}",
 )
-ax.set_xlabel("training samples n")
+ax.set_xlabel("training samples $n$")
 ax.set_ylabel("test error")
 ax.set_title("1-NN error with and without editing, two Gaussian classes")
 ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))

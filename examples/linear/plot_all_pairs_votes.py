@@ -1,12 +1,13 @@
-"""
+r"""
 =====================================================
 All pairs: one contest per pair of classes, and votes
 =====================================================
 
-All-pairs trains one binary model f_yr for every pair of classes y < r, on the samples
-of those two classes only: c (c - 1) / 2 models for c classes.  Each model is a
-contest: a point x on its positive side is a vote for y, on its negative side a vote
-for r.  The class with the most votes wins.
+All-pairs trains one binary model :math:`f_{yr}` for every pair of classes
+:math:`y < r`, on the samples of those two classes only: :math:`c (c - 1) / 2` models
+for :math:`c` classes.  Each model is a contest: a point :math:`\mathbf{x}` on its
+positive side is a vote for :math:`y`, on its negative side a vote for :math:`r`.  The
+class with the most votes wins.
 
 With the three iris species there are three contests (the first three panels; the
 grey samples belong to the third species, which that model never sees).  Each class
@@ -14,8 +15,9 @@ takes part in two contests, so a point usually goes 2-1-0.  Where the three boun
 do not meet in one point, they enclose a triangle in which every species wins exactly
 one contest: a 1-1-1 tie, the undefined vote the course warns about (hatched in the
 last panel).  ``AllPairs(decision="vote")`` breaks such ties by the summed scores
-sum_{r != y} f_yr(x) / ||w_yr||; the default ``decision="sum"`` uses that sum
-everywhere, as in the course's rule argmax_y sum_{r != y} w_yr . x.
+:math:`\sum_{r \ne y} f_{yr}(\mathbf{x}) / \lVert \mathbf{w}_{yr} \rVert`; the default
+``decision="sum"`` uses that sum everywhere, as in the course's rule
+:math:`\operatorname{argmax}_y \sum_{r \ne y} \mathbf{a}_{yr}^T \mathbf{y}`.
 """
 
 # %%

@@ -1,19 +1,24 @@
-"""
+r"""
 =====================================================
 One-vs-all: ambiguous regions and the fusion rule
 =====================================================
 
-One-vs-all trains one binary linear model per class: model r separates class r (+1)
-from all the others (-1), with boundary w_r . x + b_r = 0.  Read naively, model r
-*claims* x when w_r . x + b_r > 0.  Almost every training sample is claimed by its own
-model only, but the plane is not: between the classes lie points that **no** model
-claims, and points that **several** models claim.  The left panel shades both kinds of
-ambiguous region, the undefined votes the course warns about.
+One-vs-all trains one binary linear model per class: model :math:`r` separates class
+:math:`r` (+1) from all the others (-1), with boundary
+:math:`\mathbf{w}_r^T \mathbf{x} + b_r = 0`.  Read naively, model :math:`r` *claims*
+:math:`\mathbf{x}` when :math:`\mathbf{w}_r^T \mathbf{x} + b_r > 0`.  Almost every
+training sample is claimed by its own model only, but the plane is not: between the
+classes lie points that **no** model claims, and points that **several** models claim.
+The left panel shades both kinds of ambiguous region, the undefined votes the course
+warns about.
 
-The fusion rule settles every point: give x to the class whose model puts it farthest
-on the positive side (or least far on the negative side),
+The fusion rule settles every point: give :math:`\mathbf{x}` to the class whose model
+puts it farthest on the positive side (or least far on the negative side),
 
-    y^ = argmax_r (w_r . x + b_r) / ||w_r||,
+.. math::
+
+   \hat{y} = \operatorname{argmax}_r
+   \frac{\mathbf{w}_r^T \mathbf{x} + b_r}{\lVert \mathbf{w}_r \rVert},
 
 the signed distance to each boundary.  The right panel shows the regions it draws
 (``OneVsAll``, whose default base model is an averaged perceptron); the dashed lines
@@ -112,7 +117,9 @@ left.legend(
 plot_decision_regions(ova, X, labels, ax=right, resolution=300)
 draw_binary_boundaries(right)
 right.set_title(
-    "With the fusion rule argmax_r (w_r . x + b_r) / ||w_r||:\n"
+    r"With the fusion rule $\operatorname{argmax}_r\,"
+    r"(\mathbf{w}_r^T \mathbf{x} + b_r) / \Vert\mathbf{w}_r\Vert$:"
+    "\n"
     f"every point decided; training error {1 - ova.score(X, labels):.3f}",
     fontsize=10,
 )

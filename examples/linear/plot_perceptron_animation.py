@@ -1,20 +1,24 @@
-"""
+r"""
 =====================================================
 Watching the multiclass perceptron correct itself
 =====================================================
 
-The linear machine keeps one augmented weight vector a_r = (w_r, b_r) per class and
-predicts the class with the largest g_r(x) = w_r . x + b_r.  It visits the training
-samples in turn; a sample x of class y is a mistake when some other class scores at
-least as high, and then the weights move:
+The linear machine keeps one augmented weight vector
+:math:`\mathbf{a}_r = (\mathbf{w}_r, b_r)` per class and predicts the class with the
+largest :math:`g_r(\mathbf{x}) = \mathbf{a}_r^T \mathbf{y}`, :math:`\mathbf{y}` the
+augmented sample :math:`(\mathbf{x}, 1)`.  It visits the training samples in turn; a
+sample of class :math:`\omega_i` is a mistake when some other class scores at least as
+high, and then the weights move:
 
-- ``update="winner"``: a_y += rho (x, 1) and the best-scoring wrong class loses as
-  much, a_winner -= rho (x, 1);
-- ``update="all"``: a_y += rho (x, 1) and each of the ``|E|`` classes that outscored
-  y loses ``rho (x, 1) / |E|``.
+- ``update="winner"``: :math:`\mathbf{a}_i \leftarrow \mathbf{a}_i + \rho \mathbf{y}`
+  and the best-scoring wrong class :math:`j` loses as much,
+  :math:`\mathbf{a}_j \leftarrow \mathbf{a}_j - \rho \mathbf{y}`;
+- ``update="all"``: :math:`\mathbf{a}_i \leftarrow \mathbf{a}_i + \rho \mathbf{y}` and
+  each of the :math:`|E|` classes that outscored :math:`\omega_i` loses
+  :math:`\rho \mathbf{y} / |E|`.
 
 Fitted with ``record_history=True``, the machine keeps every correction in
-``history_``, and `~patrec.plotting.animate_training` replays them: each frame is the
+``history_``, and ``patrec.plotting.animate_training`` replays them: each frame is the
 machine just after one correction, the corrected sample ringed.  Both rules start
 from all-zero weights (every point goes to the first class) on the same three classes
 and the same visiting order.

@@ -1,23 +1,26 @@
-"""
+r"""
 =====================================================
 Softmax regression: a probability map per class
 =====================================================
 
 Multiclass logistic regression keeps the linear machine's scores
-g_j(x) = w_j . x + b_j but, instead of only taking their maximum, turns them into
-probabilities with the softmax function,
+:math:`g_j(\mathbf{x}) = \mathbf{w}_j^T \mathbf{x} + b_j` but, instead of only taking
+their maximum, turns them into probabilities with the softmax function,
 
-    P(y = j | x) = exp(g_j(x)) / sum_k exp(g_k(x)),   j = 1, ..., c,
+.. math::
+
+   P(\omega_j \mid \mathbf{x}) = \frac{\exp g_j(\mathbf{x})}
+   {\sum_{q=1}^{c} \exp g_q(\mathbf{x})}, \quad j = 1, \dots, c,
 
 so the classes compete: raising one score lowers every other class's probability.
 ``SoftmaxRegression`` fits the weights by maximising the (L2-penalised) likelihood.
 
 On the petal measurements of the iris flowers, the first three panels show
-P(y = j | x) for each species over the plane; each is close to 1 deep inside its class
-and falls off smoothly across the boundaries.  The last panel shows the largest of the
-three, the model's confidence: it drops towards 1/2 along the two boundaries, where the
-model is unsure, and the versicolor and virginica flowers that overlap lie in that
-band.
+:math:`P(\omega_j \mid \mathbf{x})` for each species over the plane; each is close to 1
+deep inside its class and falls off smoothly across the boundaries.  The last panel
+shows the largest of the three, the model's confidence: it drops towards 1/2 along the
+two boundaries, where the model is unsure, and the versicolor and virginica flowers
+that overlap lie in that band.
 """
 
 # %%
@@ -81,7 +84,7 @@ for j, (ax, name) in enumerate(zip(axes, clf.classes_)):
     )
     ax.clabel(lines, fontsize="small")
     draw_samples(ax, highlight=j)
-    ax.set_title(f"P(y = {name} | x)")
+    ax.set_title(rf"$P(\omega = ${name}$ \mid \mathbf{{x}})$")
 
 confidence = probabilities.max(axis=1).reshape(grid_x.shape)
 ax = axes[3]
@@ -92,7 +95,7 @@ draw_samples(ax)
 fig.colorbar(
     filled,
     ax=ax,
-    label="max_j P(y = j | x)",
+    label=r"$\max_j P(\omega_j \mid \mathbf{x})$",
     ticks=[1 / 3, 0.5, 0.75, 1],
     format="{x:.2f}",
 )

@@ -1,12 +1,13 @@
-"""
+r"""
 =====================================================
 Error-correcting output codes: decoding by hand
 =====================================================
 
-A coding matrix M gives each class a code word (a row of +1, -1 and 0); each column is
-one binary problem.  Given the scores f(x) of the binary models, Hamming decoding
-counts the disagreements of sign(f(x)) with each row (a zero counts one half), and
-loss-based decoding adds up a margin loss L(M(r, s) f_s(x)).
+A coding matrix :math:`M` gives each class a code word (a row of +1, -1 and 0); each
+column is one binary problem.  Given the scores :math:`f(\mathbf{x})` of the binary
+models, Hamming decoding counts the disagreements of :math:`\operatorname{sign}
+f(\mathbf{x})` with each row (a zero counts one half), and loss-based decoding adds up
+a margin loss :math:`\sum_s L(M_{rs} f_s(\mathbf{x}))`.
 
 The worked example of the course: Hamming decoding chooses class 3, the exponential
 loss chooses class 4, because it also weighs how confident each score is.

@@ -1,28 +1,34 @@
-"""
+r"""
 =====================================================
 Multiclass SVM against the linear machine: margins
 =====================================================
 
 The multiclass perceptron (``LinearMachine``) and the Crammer-Singer multiclass SVM
-(``MulticlassSVM``) learn the same kind of model, one weight vector per class and the
-prediction argmax_r g_r(x), g_r(x) = w_r . x + b_r.  They differ in what they ask of
-the weights.  The perceptron stops at the first weights that classify every training
-sample correctly; the SVM minimises the generalised hinge loss
+(``MulticlassSVM``) learn the same kind of model, one augmented weight vector
+:math:`\mathbf{a}_r = (\mathbf{w}_r, b_r)` per class and the prediction
+:math:`\operatorname{argmax}_r g_r(\mathbf{x})`,
+:math:`g_r(\mathbf{x}) = \mathbf{w}_r^T \mathbf{x} + b_r`.  They differ in what they
+ask of the weights.  The perceptron stops at the first weights that classify every
+training sample correctly; the SVM minimises the generalised hinge loss
 
-    (1/m) sum_i max_r [delta(r != y_i) - g_{y_i}(x_i) + g_r(x_i)]
-        + (lambda/2) sum_r ||w_r||^2,
+.. math::
+
+   \frac{1}{N} \sum_{j=1}^{N} \max_r \left[ \delta(r \ne z_j) - g_{z_j}(\mathbf{x}_j)
+   + g_r(\mathbf{x}_j) \right] + \frac{\lambda}{2} \sum_r \lVert \mathbf{a}_r \rVert^2,
 
 which asks every sample to beat every other class by a margin of 1 with weights as
 small as possible: it pushes the boundaries away from the samples.
 
-The distance of a sample x of class y to the boundary between y and class r is
-(g_y(x) - g_r(x)) / ||w_y - w_r||; its margin is the smallest of these over r != y.
-The grey band around the boundaries holds the points closer to a boundary than the
-smallest training margin: no training sample lies inside it, and the circled samples
-lie on its edge.  The perceptron separates the data with a boundary that grazes a
-sample; the SVM's band is many times wider.  (``alpha`` is lambda.  With the default
-1e-4 and 20 epochs, stochastic gradient descent barely moves away from the
-perceptron's answer on data this easy; 1e-3 and 100 epochs get close to the optimum.)
+The distance of a sample :math:`\mathbf{x}` of class :math:`z` to the boundary between
+:math:`z` and class :math:`r` is
+:math:`(g_z(\mathbf{x}) - g_r(\mathbf{x})) / \lVert \mathbf{w}_z - \mathbf{w}_r \rVert`;
+its margin is the smallest of these over :math:`r \ne z`.  The grey band around the
+boundaries holds the points closer to a boundary than the smallest training margin:
+no training sample lies inside it, and the circled samples lie on its edge.  The
+perceptron separates the data with a boundary that grazes a sample; the SVM's band is
+many times wider.  (``alpha`` is :math:`\lambda`.  With the default 1e-4 and 20
+epochs, stochastic gradient descent barely moves away from the perceptron's answer on
+data this easy; 1e-3 and 100 epochs get close to the optimum.)
 """
 
 # %%

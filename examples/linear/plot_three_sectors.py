@@ -1,17 +1,21 @@
-"""
+r"""
 =====================================================
 Three sectors: linear machines against one-vs-all
 =====================================================
 
 The course's example: three classes fill three equal sectors of the unit disc.  A
-linear machine, one weight vector w_r per class and the prediction argmax_r w_r . x,
-separates them exactly: take each w_r pointing into the middle of its sector.  Both the
-multiclass perceptron (`LinearMachine`) and the multiclass SVM (`MulticlassSVM`) find
-such weights.
+linear machine, one weight vector :math:`\mathbf{w}_r` per class and the prediction
+:math:`\operatorname{argmax}_r \mathbf{w}_r^T \mathbf{x}`, separates them exactly:
+take each :math:`\mathbf{w}_r` pointing into the middle of its sector.  Both the
+multiclass perceptron (``LinearMachine``) and the multiclass SVM (``MulticlassSVM``)
+find such weights.
 
 One-vs-all trains the three weight vectors separately, each to split one sector from
 the other two.  No straight line can do that, so every binary perceptron keeps making
-mistakes, and the fused classifier inherits some of them.
+mistakes; whether the argmax of their scores repairs them depends on where the lines
+settle.  Here, with plain perceptrons, the fused classifier keeps 3% of the training
+samples wrong (with its default, averaged base classifier ``OneVsAll()`` makes no
+training error on these sectors: see the :ref:`linear` chapter).
 """
 
 # %%

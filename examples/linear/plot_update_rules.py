@@ -1,17 +1,22 @@
-"""
+r"""
 =====================================================
 The two update rules of the multiclass perceptron
 =====================================================
 
-A linear machine keeps one augmented weight vector a_r = (w_r, b_r) per class and
-predicts the class with the largest g_r(x) = w_r . x + b_r.  When a training sample x
-of class y is misclassified, the true class always moves towards it,
-a_y <- a_y + rho (x, 1).  The two rules differ in who pays for the mistake:
+A linear machine keeps one augmented weight vector
+:math:`\mathbf{a}_r = (\mathbf{w}_r, b_r)` per class and predicts the class with the
+largest :math:`g_r(\mathbf{x}) = \mathbf{a}_r^T \mathbf{y}`, :math:`\mathbf{y} =
+(\mathbf{x}, 1)`.  When a training sample of class :math:`\omega_i` is misclassified,
+the true class always moves towards it,
+:math:`\mathbf{a}_i \leftarrow \mathbf{a}_i + \rho \mathbf{y}`.  The two rules differ
+in who pays for the mistake:
 
 - ``update="winner"`` (the course's multi-class linear machine): only the wrongly
-  predicted class y^ = argmax_r g_r(x) moves away, a_y^ <- a_y^ - rho (x, 1);
-- ``update="all"``: every class in ``E_y = {r != y : g_r(x) >= g_y(x)}``, all those
-  that scored at least as high as the truth, moves away by ``rho (x, 1) / |E_y|``.
+  predicted class :math:`j = \operatorname{argmax}_r g_r(\mathbf{x})` moves away,
+  :math:`\mathbf{a}_j \leftarrow \mathbf{a}_j - \rho \mathbf{y}`;
+- ``update="all"``: every class in
+  :math:`E = \{r \ne i : g_r(\mathbf{x}) \ge g_i(\mathbf{x})\}`, all those that scored
+  at least as high as the truth, moves away by :math:`\rho \mathbf{y} / |E|`.
 
 Both rules converge when the classes are linearly separable (Kesler's construction
 turns either into a binary perceptron).  Below, four Gaussian classes, one of them in

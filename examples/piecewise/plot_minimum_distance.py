@@ -1,11 +1,12 @@
-"""
+r"""
 =====================================================
 Minimum-distance classification with subclass means
 =====================================================
 
 The minimum-distance classifier represents each class by a few subclass means
 (prototypes) and assigns a sample to the class of the nearest one:
-g_i(x) = min_l D(x, m_i^l).
+:math:`g_i(\mathbf{x}) = -\min_l D(\mathbf{x}, \mathbf{m}_i^l)`, the largest
+:math:`g_i` (the nearest mean) deciding.
 
 On the "banana" data each class is a bent crescent.  One mean per class gives a single
 straight boundary, the perpendicular bisector of the two means, which cuts through

@@ -1,12 +1,16 @@
-"""
+r"""
 =====================================================
 Minimum distance with 1, 2 and 4 prototypes on rings
 =====================================================
 
-The minimum-distance classifier describes class omega_i by L_i subclass means
-m_i^1, ..., m_i^L (found by k-means within the class) and decides
+The minimum-distance classifier describes class :math:`\omega_i` by :math:`L_i`
+subclass means :math:`\mathbf{m}_i^1, \dots, \mathbf{m}_i^{L_i}` (found by k-means
+within the class) and decides
 
-    g_i(x) = min_l ||x - m_i^l||,   class(x) = argmin_i g_i(x):
+.. math::
+
+   d_i(\mathbf{x}) = \min_l \lVert \mathbf{x} - \mathbf{m}_i^l \rVert, \qquad
+   \operatorname{class}(\mathbf{x}) = \operatorname{argmin}_i d_i(\mathbf{x}):
 
 the plane is cut into the cells of all the prototypes, and each cell takes its
 prototype's class.  The boundary is piecewise linear, one piece per pair of

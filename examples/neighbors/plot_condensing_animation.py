@@ -17,6 +17,7 @@ nothing: every sample is then classified correctly by the store.
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.animation import FuncAnimation
+from matplotlib.lines import Line2D
 
 from patrec.neighbors import KNeighborsClassifier, condense
 
@@ -41,6 +42,18 @@ colours = np.array(["tab:blue", "tab:orange"])
 frames = sorted(set(np.linspace(1, len(stored), 40).astype(int)) | set(ends.tolist()))
 
 
+LEGEND = [
+    Line2D(
+        [], [], marker="o", ls="", color=colours[0], mec="k", label="class 0, stored"
+    ),
+    Line2D(
+        [], [], marker="o", ls="", color=colours[1], mec="k", label="class 1, stored"
+    ),
+    Line2D([], [], marker="o", ls="", color="0.6", alpha=0.5, label="not stored"),
+    Line2D([], [], marker="o", ls="", mfc="none", mec="k", ms=11, label="just stored"),
+]
+
+
 def draw(n_stored, ax):
     ax.clear()
     store = stored[:n_stored]
@@ -54,9 +67,13 @@ def draw(n_stored, ax):
     ax.scatter(*X[store].T, c=colours[y[store]], s=30, edgecolor="k", linewidth=0.6)
     ax.scatter(*X[store[-1]], s=160, facecolor="none", edgecolor="k", linewidth=1.5)
     current_pass = int(np.searchsorted(ends, n_stored, side="left"))
-    ax.set_title(f"pass {max(current_pass, 1)}: {n_stored} samples stored")
+    samples = "sample" if n_stored == 1 else "samples"
+    ax.set_title(f"pass {max(current_pass, 1)}: {n_stored} {samples} stored")
     ax.set_xlim(-3.5, 6)
     ax.set_ylim(-3.5, 4.5)
+    ax.set_xlabel("x1")
+    ax.set_ylabel("x2")
+    ax.legend(handles=LEGEND, loc="lower right", fontsize="small")
 
 
 fig, ax = plt.subplots(figsize=(6, 5))

@@ -3,7 +3,9 @@ rule that turns a learner's recorded weights into decisions."""
 
 import numpy as np
 
-__all__ = ["grid_over", "class_colours", "class_codes", "weights_decider"]
+from .._validation import feature_names_of
+
+__all__ = ["grid_over", "class_colours", "class_codes", "weights_decider", "axis_names"]
 
 
 def grid_over(X, resolution, margin):
@@ -58,3 +60,20 @@ def weights_decider(clf):
     if n_classes == 2 and clf.coef_.shape[0] == 1:  # one vector: its sign
         return lambda W, Z: (Z @ W[0] > 0).astype(np.intp)
     return lambda W, Z: np.argmax(Z @ W.T, axis=1)
+
+
+def axis_names(clf, X, feature_names=None):
+    """The two axis labels: ``feature_names``, else the classifier's
+    ``feature_names_in_`` (fitted on a data frame), else the columns of ``X``, else
+    ``x1`` and ``x2``."""
+    if feature_names is None:
+        feature_names = getattr(clf, "feature_names_in_", None)
+    if feature_names is None:
+        feature_names = feature_names_of(X)
+    if feature_names is None:
+        return ["x1", "x2"]
+    if isinstance(feature_names, str) or len(feature_names) != 2:
+        raise ValueError(
+            f"feature_names must name the two plotted features, got {feature_names!r}."
+        )
+    return [str(name) for name in feature_names]

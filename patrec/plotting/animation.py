@@ -8,7 +8,13 @@ import numpy as np
 
 from .._training import continues, replay
 from .._validation import check_labels, check_option, check_scalar, check_X
-from ._common import class_codes, class_colours, grid_over, weights_decider
+from ._common import (
+    axis_names,
+    class_codes,
+    class_colours,
+    grid_over,
+    weights_decider,
+)
 
 __all__ = ["animate_training"]
 
@@ -87,10 +93,18 @@ def animate_training(
 
     history = getattr(clf, "history_", None)
     if history is None:
+        if "record_history" not in getattr(clf, "get_params", dict)():
+            raise ValueError(
+                "animate_training replays the corrections of an error-correcting "
+                "learner (Perceptron, LinearMachine, MulticlassSVM, "
+                f"PiecewiseLinearClassifier); {type(clf).__name__} has none to "
+                "replay."
+            )
         raise ValueError(
             f"animate_training replays the history of the training: fit "
             f"{type(clf).__name__} with record_history=True first."
         )
+    names = axis_names(clf, X)
     X = check_X(X)
     if X.shape[1] != 2:
         raise ValueError(
@@ -169,6 +183,8 @@ def animate_training(
         label="corrected sample",
     )
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small")
+    ax.set_xlabel(names[0])
+    ax.set_ylabel(names[1])
     names = [str(label) for label in clf.classes_]
 
     def rivals(index):

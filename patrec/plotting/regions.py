@@ -18,10 +18,9 @@ from .._validation import (
     check_labels,
     check_scalar,
     check_X,
-    feature_names_of,
 )
 from ..exceptions import NotFittedError
-from ._common import class_codes, class_colours, grid_over
+from ._common import axis_names, class_codes, class_colours, grid_over
 
 __all__ = ["plot_decision_regions"]
 
@@ -163,7 +162,7 @@ def _plot_decision_regions(
         )
     legend = _check_legend(legend)
     claims = check_flag(claims, "claims")
-    names = _axis_names(clf, X, feature_names)
+    names = axis_names(clf, X, feature_names)
     X = check_X(X)
     if X.shape[1] != 2:
         raise ValueError(
@@ -255,20 +254,6 @@ def _check_legend(legend):
             "draws it, legend=False leaves it out)."
         )
     return check_flag(legend, "legend")
-
-
-def _axis_names(clf, X, feature_names):
-    if feature_names is None:
-        feature_names = getattr(clf, "feature_names_in_", None)
-    if feature_names is None:
-        feature_names = feature_names_of(X)
-    if feature_names is None:
-        return ["x1", "x2"]
-    if isinstance(feature_names, str) or len(feature_names) != 2:
-        raise ValueError(
-            f"feature_names must name the two plotted features, got {feature_names!r}."
-        )
-    return [str(name) for name in feature_names]
 
 
 def _as_fitted_input(clf, grid):

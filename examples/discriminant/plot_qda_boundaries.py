@@ -91,6 +91,6 @@ for ax, (kind, means, covariances) in zip(axes, cases):
     ax.set_title(f"{kind}: training error {1 - qda.score(X, labels):.3f}")
     ax.set_xlabel("x1")
     ax.set_ylabel("x2")
-fig.suptitle("QDA boundaries g_A(x) = g_B(x) are conic sections")
+fig.suptitle(r"QDA boundaries $g_A(\mathbf{x}) = g_B(\mathbf{x})$ are conic sections")
 fig.tight_layout()
 plt.show()

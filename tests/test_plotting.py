@@ -53,7 +53,7 @@ def test_regions_samples_and_prototypes_drawn(fitted, contour_sets):
     (contour,) = contour_sets
     # one level per class, and one for the reject region (empty here)
     np.testing.assert_allclose(contour.levels, [-0.5, 0.5, 1.5, 2.5, 3.5])
-    assert not any(len(segments) for segments in contour.allsegs[3:])
+    assert not any(len(segment) for segment in contour.allsegs[3])
     colours = [to_rgba(c) for c in plt.get_cmap("tab10").colors[:3]]
     for collection, colour in zip(scatters[:3], colours):
         np.testing.assert_allclose(collection.get_facecolor()[0], colour)

@@ -1,24 +1,40 @@
-"""The oldest versions tested are the floors pyproject.toml declares.
+"""The versions pyproject.toml declares are the ones tested.
 
 ``tools/oldest-constraints.txt`` pins every runtime and test dependency to its floor;
-the oldest-versions runs (``tools/matrix.py``, ``.ci/run``) install with it.
+the oldest-versions runs (``tools/matrix.py``, ``.ci/run``) install with it.  The
+classifiers name the Pythons that ``tools/matrix.py`` runs the suite on.
 """
 
+import importlib.util
 import pathlib
 
 import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PYPROJECT = ROOT / "pyproject.toml"
 CONSTRAINTS = ROOT / "tools" / "oldest-constraints.txt"
 
 
-def _declared_requirements():
+def _project():
     tomllib = pytest.importorskip("tomllib", reason="tomllib is new in Python 3.11")
     with PYPROJECT.open("rb") as stream:
-        project = tomllib.load(stream)["project"]
+        return tomllib.load(stream)["project"]
+
+
+def _matrix():
+    spec = importlib.util.spec_from_file_location(
+        "matrix", ROOT / "tools" / "matrix.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _declared_requirements():
+    project = _project()
     return [
         Requirement(text)
         for text in project["dependencies"] + project["optional-dependencies"]["test"]
@@ -26,7 +42,9 @@ def _declared_requirements():
 
 
 def _floor(requirement):
-    floors = [spec.version for spec in requirement.specifier if spec.operator == ">="]
+    floors = [
+        Version(spec.version) for spec in requirement.specifier if spec.operator == ">="
+    ]
     assert len(floors) == 1, f"{requirement} declares no single floor (>=)"
     return floors[0]
 
@@ -38,7 +56,7 @@ def _pinned():
             requirement = Requirement(line)
             (spec,) = requirement.specifier
             assert spec.operator == "==", line
-            pins[canonicalize_name(requirement.name)] = spec.version
+            pins[canonicalize_name(requirement.name)] = Version(spec.version)
     return pins
 
 
@@ -48,3 +66,16 @@ def test_oldest_constraints_are_the_declared_floors():
         for requirement in _declared_requirements()
     }
     assert _pinned() == declared
+
+
+def test_classifiers_name_the_pythons_the_matrix_tests():
+    project = _project()
+    pythons = _matrix().PYTHONS
+    prefix = "Programming Language :: Python :: 3."
+    listed = [
+        c.removeprefix("Programming Language :: Python :: ")
+        for c in project["classifiers"]
+        if c.startswith(prefix)
+    ]
+    assert listed == list(pythons)
+    assert project["requires-python"] == f">={pythons[0]}"

@@ -27,7 +27,7 @@ CHECK_PARAMS = {
     )
 }
 # Before scikit-learn 1.8 two more checks drew the classes at random, leaving a class
-# fewer samples than features.
+# fewer samples than features: QDA needs its regularisation there too.
 if Version(sklearn.__version__) < Version("1.8"):
     for check in ("check_dtype_object", "check_n_features_in_after_fitting"):
         CHECK_PARAMS["QDA", check] = {"reg_param": 0.1}

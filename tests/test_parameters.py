@@ -9,6 +9,7 @@ leave every answer unchanged.
 """
 
 import contextlib
+import inspect
 import io
 import warnings
 
@@ -169,7 +170,8 @@ def test_every_parameter_changes_something(cls, param, data):
     X, y, probe = data
     base = {"random_state": 0} if "random_state" in cls().get_params() else {}
     if param in SPEED_ONLY:
-        doc = cls.__doc__.split(f"    {param} :", 1)[1].split("\n    ", 2)
+        # cleandoc: Python 3.13 strips the docstring's indentation, older ones keep it
+        doc = inspect.cleandoc(cls.__doc__).split(f"\n{param} :", 1)[1].split("\n", 2)
         assert SPEED_ONLY[param] in " ".join(doc[:2]), f"{param} must say what it does"
         assert same(
             fingerprint(cls, base, X, y, probe),

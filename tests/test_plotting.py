@@ -3,6 +3,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from matplotlib.axes import Axes
 from matplotlib.colors import to_rgba
 
 from patrec import MinimumDistanceClassifier
@@ -21,7 +22,25 @@ def fitted():
     )
 
 
-def test_regions_samples_and_prototypes_drawn(fitted):
+@pytest.fixture
+def contour_sets(monkeypatch):
+    """The contour sets that ``Axes.contourf`` draws during the test, in order.
+
+    Recorded as they are drawn: before matplotlib 3.8 a contour set is not an artist
+    of the axes (only its collections are), so it cannot be found among them.
+    """
+    drawn = []
+    contourf = Axes.contourf
+
+    def recording_contourf(self, *args, **kwargs):
+        drawn.append(contourf(self, *args, **kwargs))
+        return drawn[-1]
+
+    monkeypatch.setattr(Axes, "contourf", recording_contourf)
+    return drawn
+
+
+def test_regions_samples_and_prototypes_drawn(fitted, contour_sets):
     clf, X, y = fitted
     fig, ax = plt.subplots()
     assert plot_decision_regions(clf, X, y, ax=ax, resolution=50, prototypes=True) is ax
@@ -31,10 +50,10 @@ def test_regions_samples_and_prototypes_drawn(fitted):
         np.testing.assert_allclose(collection.get_offsets(), X[y == label])
     np.testing.assert_allclose(scatters[3].get_offsets(), clf.prototypes_)
     # the filled regions are the predicted classes on the grid
-    contour = next(c for c in ax.get_children() if hasattr(c, "levels"))
+    (contour,) = contour_sets
     # one level per class, and one for the reject region (empty here)
     np.testing.assert_allclose(contour.levels, [-0.5, 0.5, 1.5, 2.5, 3.5])
-    assert not any(len(path.vertices) for path in contour.get_paths()[3:])
+    assert not any(len(segment) for segment in contour.allsegs[3])
     colours = [to_rgba(c) for c in plt.get_cmap("tab10").colors[:3]]
     for collection, colour in zip(scatters[:3], colours):
         np.testing.assert_allclose(collection.get_facecolor()[0], colour)
@@ -49,11 +68,11 @@ def test_regions_samples_and_prototypes_drawn(fitted):
     plt.close(fig)
 
 
-def test_region_colours_follow_predictions(fitted):
+def test_region_colours_follow_predictions(fitted, contour_sets):
     clf, X, y = fitted
     fig, ax = plt.subplots()
     plot_decision_regions(clf, X, y, ax=ax, resolution=30)
-    contour = next(c for c in ax.get_children() if hasattr(c, "levels"))
+    (contour,) = contour_sets
     # every class wins somewhere, so every level is filled
     assert all(len(s) for s in contour.allsegs[:3])
     assert not any(len(segment) for segment in contour.allsegs[3])
@@ -102,7 +121,7 @@ def _count(pixels, rgb, tol=3):
     return int(np.sum(np.abs(pixels - rgb).max(axis=1) <= tol))
 
 
-def test_reject_region_has_its_own_colour_and_legend_entry():
+def test_reject_region_has_its_own_colour_and_legend_entry(contour_sets):
     from patrec import KNeighborsClassifier
     from patrec.plotting.regions import REJECT_COLOUR
 
@@ -121,7 +140,7 @@ def test_reject_region_has_its_own_colour_and_legend_entry():
         "square",
         "rejected",
     ]
-    contour = next(c for c in ax.get_children() if hasattr(c, "levels"))
+    (contour,) = contour_sets
     assert len(contour.allsegs[2])  # the reject level is filled
     pixels = _pixels(fig)
     assert _count(pixels, _blend(REJECT_COLOUR, 0.3)) > 1000
@@ -213,7 +232,7 @@ def test_any_classifier_with_predict_even_without_classes():
     plt.close(fig)
 
 
-def test_one_vs_all_claims():
+def test_one_vs_all_claims(contour_sets):
     from patrec import OneVsAll, make_sectors
 
     X, y = make_sectors(3, 300, random_state=0)
@@ -222,7 +241,7 @@ def test_one_vs_all_claims():
     plot_decision_regions(clf, X, y, ax=ax, resolution=80, claims=True)
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert texts == ["0", "1", "2", "no class claims", "several classes claim"]
-    hatches = {h for c in ax.collections for h in getattr(c, "hatches", []) if h}
+    hatches = {h for c in contour_sets for h in c.hatches if h}
     assert hatches == {"....", "xxxx"}
     fig, ax = plt.subplots()
     with pytest.raises(ValueError, match="claims=True .* OneVsAll"):

@@ -32,7 +32,9 @@ class NeighborIndex:
         self._metric = Metric(metric, p, metric_params, n_features=X.shape[1])
         # Own a private copy: the caller may change X afterwards.
         prepared = self._prepare(X)
-        self._data = np.array(prepared, order="C", copy=True if prepared is X else None)
+        if prepared is X:
+            prepared = prepared.copy()
+        self._data = np.ascontiguousarray(prepared)
 
     @property
     def n_samples(self):

@@ -50,15 +50,19 @@ def run(*command, **kwargs):
 
 
 def interpreter(version):
-    """The python executable for "3.12" (python3.12 on PATH, else pyenv's) or a path."""
-    found = shutil.which(version) or shutil.which(f"python{version}")
+    """The Python of a version ("3.12": pyenv's, else python3.12 on PATH), or a path.
+
+    pyenv's shims on PATH run only the versions pyenv has selected: its own folders
+    come first."""
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    installed = sorted(glob.glob(f"{pyenv}/versions/{version}.*/bin/python3"))
+    found = (
+        installed[-1]
+        if installed
+        else shutil.which(version) or shutil.which(f"python{version}")
+    )
     if not found:
-        pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
-        found = next(
-            iter(sorted(glob.glob(f"{pyenv}/versions/{version}.*/bin/python3"))), None
-        )
-    if not found:
-        sys.exit(f"no Python {version} found (on PATH or in pyenv)")
+        sys.exit(f"no Python {version} found (in pyenv or on PATH)")
     return found
 
 

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tarfile
 from pathlib import Path
+from xml.etree import ElementTree
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
@@ -41,7 +42,6 @@ TEST_SOURCES = ["tests", "docs", "examples", "pyproject.toml"]
 COMPILER = re.compile(
     r"(^|-)(cc|c\+\+|c89|c99|cpp|gcc|g\+\+|clang|clang\+\+|tcc)(-[\d.]+)?$"
 )
-COUNT = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)")
 
 
 def run(*command, **kwargs):
@@ -173,15 +173,21 @@ def test(python, venv, testtree, env, pytest_args):
     ).stdout.strip()
     if not Path(where).is_relative_to(venv):
         sys.exit(f"the tests would import patrec from {where}, not from {venv}")
-    command = [python, "-m", "pytest", "-p", "no:cacheprovider", *pytest_args]
-    print("+", " ".join(map(str, command)), flush=True)
-    result = subprocess.run(
-        command, cwd=testtree, env=env, capture_output=True, text=True
+    report = venv / "pytest.xml"
+    command = [python, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}"]
+    print("+", " ".join(map(str, command + pytest_args)), flush=True)
+    code = subprocess.run(command + pytest_args, cwd=testtree, env=env).returncode
+    if not report.exists():  # pytest stopped before collecting
+        return code, {}
+    suite = ElementTree.parse(report).getroot().find("testsuite")
+    counts = {
+        kind: int(suite.get(kind))
+        for kind in ("tests", "failures", "errors", "skipped")
+    }
+    counts["passed"] = (
+        counts["tests"] - counts["failures"] - counts["errors"] - counts["skipped"]
     )
-    print(result.stdout[-3000:], result.stderr[-3000:], sep="\n", flush=True)
-    summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
-    counts = {kind.rstrip("s"): int(n) for n, kind in COUNT.findall(summary)}
-    return result.returncode, counts
+    return code, counts
 
 
 def main():
@@ -255,7 +261,7 @@ def main():
     )
     print("|---|---|---|---|---|---|---|---|")
     for label, tag, size, ms, counts, code in rows:
-        failures = counts.get("failed", 0) + counts.get("error", 0)
+        failures = counts.get("failures", 0) + counts.get("errors", 0)
         print(
             f"| {label} | {tag} | {size:.2f} MiB | {ms:.0f} ms | {counts.get('passed', 0)} "
             f"| {failures} | {counts.get('skipped', 0)} | {code} |"

@@ -13,7 +13,7 @@ The subpackages follow the chapters of a pattern-recognition course:
 Every public name of the subpackages is also available from `patrec` itself.
 """
 
-__version__ = "0.1.0.dev0"
+__version__ = "0.1.0"
 
 from . import datasets, discriminant, linear, neighbors, piecewise
 from .datasets import *  # noqa: F401,F403

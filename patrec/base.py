@@ -336,10 +336,20 @@ def decision_from_scores(scores):
 
     For two classes the single column ``score(classes_[1]) - score(classes_[0])``
     (positive means ``classes_[1]``, scikit-learn's convention); otherwise unchanged.
+    Two finite scores whose difference leaves the range of their dtype (float32
+    scores near 1e38) raise a ValueError rather than an infinite answer.
     """
-    if scores.shape[1] == 2:
-        return scores[:, 1] - scores[:, 0]
-    return scores
+    if scores.shape[1] != 2:
+        return scores
+    with np.errstate(over="ignore"):
+        difference = scores[:, 1] - scores[:, 0]
+    if not np.isfinite(difference).all() and np.isfinite(scores).all():
+        raise ValueError(
+            f"The difference of the two class scores overflows {scores.dtype}: the "
+            "data are too large for it. Rescale the data (for example standardize "
+            "the features) or pass float64 data."
+        )
+    return difference
 
 
 def clone(estimator):

@@ -175,3 +175,15 @@ def test_clone_refuses_what_is_not_an_estimator(thing):
     # found by tests/test_hypothesis_functions.py: clone(None) raised AttributeError
     with pytest.raises(TypeError, match="estimator instance"):
         clone(thing)
+
+
+def test_two_class_scores_whose_difference_overflows_are_refused():
+    import numpy as np
+
+    from patrec.base import decision_from_scores
+
+    scores = np.array([[-3e38, 3e38], [1.0, 2.0]], dtype=np.float32)
+    with pytest.raises(ValueError, match="overflows float32"):
+        decision_from_scores(scores)
+    wide = scores.astype(np.float64)  # the same scores in float64: no overflow
+    np.testing.assert_array_equal(decision_from_scores(wide), wide[:, 1] - wide[:, 0])

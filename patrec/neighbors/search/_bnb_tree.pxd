@@ -1,7 +1,7 @@
 # The compiled branch-and-bound tree: one object that owns the tree's arrays, its
 # bounds and its metric (what each array holds: the header of _bnb_tree.pyx).  Built
-# by `tree.build_search_tree` (through `make_search_tree`), searched by the loops of _bnb_tree.pyx, read by
-# `BranchBoundTree.explain` and the plots.
+# by `tree.build_search_tree` (through `make_search_tree`), searched by the loops of
+# _bnb_tree.pyx, read by `BranchBoundTree.explain` and the plots.
 
 from patrec._typedefs cimport intp_t
 

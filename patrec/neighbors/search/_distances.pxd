@@ -40,6 +40,7 @@ cdef enum MetricKind:
 # features per instruction (the compiler did not find that form on its own).
 
 cdef extern from "_sqdist_simd.h" nogil:
+    const int PATREC_SQDIST_SIMD  # 1 with SSE2, 0 for the scalar loop
     float patrec_sqdist_f32(const float* a, const float* b, intp_t n)
     double patrec_sqdist_f64(const double* a, const double* b, intp_t n)
 

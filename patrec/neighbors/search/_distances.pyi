@@ -3,6 +3,7 @@ import numpy as np
 import numpy.typing as npt
 
 KINDS: dict[str, int]
+SIMD: bool
 
 def pairwise_rdist(
     kind: int,

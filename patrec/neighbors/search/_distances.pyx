@@ -9,6 +9,10 @@ from libc.math cimport INFINITY
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 
+# Whether the squared euclidean distance runs the SSE2 kernel (setup.py's
+# PATREC_NO_SIMD switch turns it off): both give the same results, bit for bit.
+SIMD = PATREC_SQDIST_SIMD == 1
+
 
 cdef bint _rdist_rows(MetricKind kind, double p, const floating[:, ::1] X,
                       const floating[:, ::1] Y, floating[:, ::1] out) noexcept nogil:

@@ -7,14 +7,17 @@
  * each lane performs exactly the scalar kernel's operations, in the same order: the
  * results are equal bit for bit, four (or two) features per instruction.
  *
- * SSE2 is part of every x86-64 processor; elsewhere the scalar loop is used.
+ * SSE2 is part of every x86-64 processor: gcc and clang say so with __SSE2__, MSVC
+ * (which never defines it) with _M_X64 / _M_AMD64.  Elsewhere, or when the build
+ * defines PATREC_NO_SIMD (setup.py), the scalar loop is used.
  */
 #ifndef PATREC_SQDIST_SIMD_H
 #define PATREC_SQDIST_SIMD_H
 
 #include <stddef.h>
 
-#if defined(__SSE2__)
+#if !defined(PATREC_NO_SIMD) && \
+    (defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64))
 #include <emmintrin.h>
 #define PATREC_SQDIST_SIMD 1
 #else

@@ -16,7 +16,8 @@ The Pythons come from pyenv (the newest installed patch of each minor version), 
 from ``pythonX.Y`` on the PATH.  A table of the runs is printed at the end; the exit
 code is non-zero if any run could not install or had a failing test (pytest's exit code
 5, no test collected, counts as a failure).  ``--wheels`` then runs
-``tools/wheels.sh`` (the wheel build-and-test of the release), where it exists.
+``tools/wheels.py`` (the wheels of every Python, each tested where nothing can
+compile).
 Only one build or test run at a time: the machine has two cores.
 """
 
@@ -32,7 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CONSTRAINTS = ROOT / "tools" / "oldest-constraints.txt"
-WHEELS = ROOT / "tools" / "wheels.sh"
+WHEELS = ROOT / "tools" / "wheels.py"
 # requires-python and the classifiers of pyproject.toml name these (tests/test_versions.py).
 PYTHONS = ("3.10", "3.11", "3.12", "3.13")
 SHOWN = ("numpy", "scipy", "scikit-learn")
@@ -222,7 +223,7 @@ def main(argv=None):
     parser.add_argument(
         "--wheels",
         action="store_true",
-        help="then build and test the wheels with tools/wheels.sh",
+        help="then build and test the wheels with tools/wheels.py",
     )
     argv = sys.argv[1:] if argv is None else list(argv)
     split = argv.index("--") if "--" in argv else len(argv)
@@ -241,11 +242,7 @@ def main(argv=None):
     print(table(chosen))
     ok = all(run.ok for run in chosen)
     if args.wheels:
-        if WHEELS.is_file():
-            ok &= subprocess.run(["bash", str(WHEELS)], cwd=ROOT).returncode == 0
-        else:
-            print(f"--wheels: {WHEELS.relative_to(ROOT)} does not exist (yet)")
-            ok = False
+        ok &= subprocess.run([sys.executable, str(WHEELS)], cwd=ROOT).returncode == 0
     return 0 if ok else 1
 
 

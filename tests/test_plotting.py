@@ -259,15 +259,7 @@ def test_dir_shows_only_public_names():
     assert "np" not in dir(patrec.plotting) and "check_X" not in dir(patrec.plotting)
 
 
-def _drawn(ax):
-    """What an axes shows: the filled regions' segments and the legend's texts."""
-    contour = next(c for c in ax.get_children() if hasattr(c, "levels"))
-    legend = ax.get_legend()
-    texts = [t.get_text() for t in legend.get_texts()] if legend else None
-    return [np.concatenate(s) if len(s) else s for s in contour.allsegs], texts
-
-
-def test_mlxtend_order_draws_what_patrec_order_draws(fitted):
+def test_mlxtend_order_draws_what_patrec_order_draws(fitted, contour_sets):
     clf, X, y = fitted
     pictures = []
     for args, kwargs in [
@@ -278,7 +270,9 @@ def test_mlxtend_order_draws_what_patrec_order_draws(fitted):
     ]:
         fig, ax = plt.subplots()
         plot_decision_regions(*args, ax=ax, resolution=30, **kwargs)
-        pictures.append(_drawn(ax))
+        contour = contour_sets[-1]
+        segments = [np.concatenate(s) if len(s) else s for s in contour.allsegs]
+        pictures.append((segments, [t.get_text() for t in ax.get_legend().get_texts()]))
         plt.close(fig)
     for segments, texts in pictures[1:]:
         assert texts == pictures[0][1] == ["a", "b", "c"]

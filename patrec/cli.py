@@ -1047,42 +1047,21 @@ def _plot_regions(rows, data, args, progress):
     figure.suptitle(
         textwrap.fill(title, int(9 * 4.5 * columns), break_on_hyphens=False)
     )
+    params = parse_params(args.param, registry.classifier_names())
     legend = True  # on the first panel that draws regions
     for number, (ax, (name, result, _)) in enumerate(zip(axes.flat, rows), start=1):
         progress.show(f"[patrec] plotting {number}/{len(rows)} {name} ...")
         if isinstance(result, str):  # failed in the table: no regions to draw
             ax.set_title(f"{name}: failed")
-            reason = result.removeprefix("failed: ").split(". ")[0]
-            ax.text(
-                0.5,
-                0.5,
-                "failed in the cross-validation:\n"
-                + textwrap.fill(reason, 40, break_on_hyphens=False),
-                ha="center",
-                va="center",
-                fontsize="small",
-                transform=ax.transAxes,
-            )
-            ax.set_axis_off()
+            _panel_note(ax, "failed in the cross-validation", result[len("failed: ") :])
             continue
         ax.set_title(f"{name}: CV error {result['error'].mean():.3f}")
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # already reported in the table
-                classifier = _fit_for_plot(name, args, plane, y, X.shape[1])
+                classifier = _fit_for_plot(name, args, params, plane, y, X.shape[1])
         except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
-            reason = _first_line(exc).split(". ")[0]
-            ax.text(
-                0.5,
-                0.5,
-                f"cannot fit on {what}:\n"
-                + textwrap.fill(reason, 40, break_on_hyphens=False),
-                ha="center",
-                va="center",
-                fontsize="small",
-                transform=ax.transAxes,
-            )
-            ax.set_axis_off()
+            _panel_note(ax, f"cannot fit on {what}", _first_line(exc))
             continue
         plot_decision_regions(
             classifier,
@@ -1107,11 +1086,25 @@ def _plot_regions(rows, data, args, progress):
         plt.close(figure)
 
 
-def _fit_for_plot(name, args, plane, y, n_features):
+def _panel_note(ax, heading, reason):
+    """A panel without regions: why, in its first sentence, wrapped to the panel."""
+    ax.text(
+        0.5,
+        0.5,
+        f"{heading}:\n"
+        + textwrap.fill(reason.split(". ")[0], 40, break_on_hyphens=False),
+        ha="center",
+        va="center",
+        fontsize="small",
+        transform=ax.transAxes,
+    )
+    ax.set_axis_off()
+
+
+def _fit_for_plot(name, args, params, plane, y, n_features):
     """The classifier fitted for its panel: on the principal-component plane of data
     with more than two features, else on the data's own features (standardised
     unless --no-scale) and answering on the plane."""
-    params = parse_params(args.param, registry.classifier_names())
     classifier = make_classifier(name, args.seed, params)
     if n_features > 2:
         return classifier.fit(plane, y)

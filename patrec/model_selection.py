@@ -159,7 +159,7 @@ def cross_validate(
     y = check_labels(y, X.shape[0])
     return_predictions = check_flag(return_predictions, "return_predictions")
     errors, fit_times, predict_times = [], [], []
-    predictions = np.empty(len(y), dtype=object)
+    predictions = np.empty(len(y), dtype=object) if return_predictions else None
     for train, test in stratified_kfold(y, cv, random_state=random_state):
         X_train, X_test = X[train], X[test]
         if scale:
@@ -173,7 +173,8 @@ def cross_validate(
         errors.append(np.mean(predicted != y[test]))
         fit_times.append(fitted - start)
         predict_times.append(done - fitted)
-        predictions[test] = list(predicted)
+        if return_predictions:
+            predictions[test] = list(predicted)
     result = {
         "error": np.asarray(errors),
         "fit_time": np.asarray(fit_times),

@@ -1,0 +1,174 @@
+"""Check your own implementation of the course's algorithms, step by step.
+
+Each exercise of the chapter has a documented signature (`template` gives a stub to
+start from) and a `check` that runs your function on the course's worked examples and
+on seeded random cases, compares it with patrec's reference and, for the algorithms
+that proceed in steps, names the first step where your function parts from the rule,
+in the course's notation.  Plain numpy in and out; nothing is written anywhere and
+nothing needs a network.
+
+>>> from patrec.exercises import check, template
+>>> print(template("perceptron"))  # doctest: +ELLIPSIS
+import numpy as np
+<BLANKLINE>
+<BLANKLINE>
+def perceptron(X, labels, rho=1.0, max_epochs=100):
+...
+
+The exercises, by chapter (``names()`` lists them):
+
+- linear: ``perceptron``, ``linear_machine``, ``kesler``;
+"""
+
+import numbers
+
+from ._checking import CheckResult, run_check
+from .linear import KeslerExercise, LinearMachineExercise, PerceptronExercise
+
+__all__ = ["CheckResult", "check", "describe", "names", "template"]
+
+_EXERCISES = {
+    exercise.name: exercise
+    for exercise in (PerceptronExercise(), LinearMachineExercise(), KeslerExercise())
+}
+
+
+def names():
+    """The exercises, in the course's order.
+
+    Returns
+    -------
+    list of str
+        The names `check` and `template` take.
+
+    Examples
+    --------
+    >>> from patrec.exercises import names
+    >>> names()[:2]
+    ['perceptron', 'linear_machine']
+    """
+    return list(_EXERCISES)
+
+
+def _exercise(name):
+    if not isinstance(name, str):
+        raise TypeError(
+            f"name must be a str, one of {names()}; got {type(name).__name__}."
+        )
+    if name not in _EXERCISES:
+        raise ValueError(f"Unknown exercise {name!r}; the exercises are {names()}.")
+    return _EXERCISES[name]
+
+
+def describe(name):
+    """The task of exercise ``name``: its title, signature and docstring.
+
+    Parameters
+    ----------
+    name : str
+        One of `names`.
+
+    Returns
+    -------
+    str
+    """
+    exercise = _exercise(name)
+    return (
+        f"{exercise.title}\n\ndef {exercise.name}({exercise.signature}):{exercise.doc}"
+    )
+
+
+def template(name):
+    """A stub of your function for exercise ``name``, to start from.
+
+    The stub has the signature and the docstring `check` expects, and a body that
+    raises ``NotImplementedError``.
+
+    Parameters
+    ----------
+    name : str
+        One of `names`.
+
+    Returns
+    -------
+    str
+        Python source: print it, or save it into a file of your own.
+
+    Examples
+    --------
+    >>> from patrec.exercises import template
+    >>> source = template("kesler")
+    >>> namespace = {}
+    >>> exec(source, namespace)
+    >>> namespace["kesler"]
+    <function kesler at ...>
+    """
+    return _exercise(name).template()
+
+
+def check(name, function, *, seed=0):
+    """Run ``function`` on exercise ``name``'s cases and compare it with the rule.
+
+    The cases are the course's worked examples, then random ones drawn from
+    ``seed``.  Your function gets a copy of each case's inputs, positionally in the
+    order of the exercise's signature (see `template`); its answer is compared with
+    patrec's and, for an algorithm that proceeds in steps, step by step.  Checking
+    stops at the first case that does not agree and reports where your function
+    parted from the rule.
+
+    Parameters
+    ----------
+    name : str
+        One of `names`.
+    function : callable
+        Your implementation, with the signature of `template`.
+    seed : int, default=0
+        Seeds the random cases: the same seed gives the same cases and the same
+        report, on any machine.
+
+    Returns
+    -------
+    CheckResult
+        True only when every case agreed, so that ``assert check(...)`` works in a
+        test; printed, a report (HTML in a notebook).
+
+    Raises
+    ------
+    ValueError
+        When ``name`` is not an exercise.
+    TypeError
+        When ``function`` is not callable or ``seed`` is not an integer.
+
+    Examples
+    --------
+    A perceptron that forgets the bias:
+
+    >>> import numpy as np
+    >>> from patrec.exercises import check
+    >>> def perceptron(X, labels, rho=1.0, max_epochs=100):
+    ...     a, steps = np.zeros(X.shape[1]), []
+    ...     for epoch in range(max_epochs):
+    ...         mistakes = 0
+    ...         for x, z in zip(X, labels):
+    ...             if z * (a @ x) <= 0:
+    ...                 a = a + rho * z * x
+    ...                 mistakes += 1
+    ...             steps.append(a.copy())
+    ...         if mistakes == 0:
+    ...             break
+    ...     return a, steps
+    >>> result = check("perceptron", perceptron)
+    >>> bool(result)
+    False
+    >>> print(result.divergence.hint)
+    You forgot the augmented 1: the rule works on y = (x, 1), so that the bias is the last weight.
+    """
+    exercise = _exercise(name)
+    if not callable(function):
+        raise TypeError(
+            f"function must be your implementation (a callable); got "
+            f"{type(function).__name__}."
+        )
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be an int; got {type(seed).__name__}.")
+    return run_check(exercise, function, int(seed))

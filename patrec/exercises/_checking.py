@@ -1,0 +1,275 @@
+"""How a student's function is checked: the exercise contract, the run, the report.
+
+An `Exercise` knows three things: the cases to run (the course's worked examples
+first, then seeded random ones), patrec's answer to each (`Exercise.reference`), and
+how to compare the student's answer with it (`Exercise.compare`), which returns the
+first `Divergence` in the course's notation, or None.  `run_check` calls the
+student's function on a copy of each case's inputs, so nothing the function does
+can change the reference, and stops at the first case where the function raises,
+modifies its inputs, or parts from the rule.  The outcome is a `CheckResult`: true
+only when every case passed, printed as text in a terminal and as HTML in a notebook.
+"""
+
+import copy
+import html
+import traceback
+import warnings
+
+import numpy as np
+
+__all__ = ["Case", "CheckResult", "Divergence", "Exercise", "run_check"]
+
+
+class Case:
+    """One set of inputs for the student's function.
+
+    Parameters
+    ----------
+    title : str
+        What the case is, as the report names it ("the course's worked example",
+        "random case 3: 12 samples, 2 features, 3 classes").
+    args : dict
+        The arguments, by the names of the exercise's signature, in its order.
+    """
+
+    def __init__(self, title, args):
+        self.title = title
+        self.args = args
+
+    def __repr__(self):
+        return f"Case({self.title!r})"
+
+
+class Divergence:
+    """Where the student's function first parts from the rule.
+
+    Parameters
+    ----------
+    where : str
+        The step, in the course's terms ("epoch 2, sample X[5] of class ω₁").
+    message : str
+        What the rule does there and what the student's function did.
+    hint : str or None
+        The classic mistake this looks like, when it can be recognised.
+    """
+
+    def __init__(self, where, message, hint=None):
+        self.where = where
+        self.message = message
+        self.hint = hint
+
+    def __repr__(self):
+        return f"Divergence({self.where!r})"
+
+
+class Exercise:
+    """The contract of one exercise.
+
+    A subclass sets the class attributes and implements `cases`, `reference` and
+    `compare`.
+
+    Attributes
+    ----------
+    name : str
+        The name `check` and `template` take.
+    title : str
+        One line: the algorithm, as the course names it.
+    chapter : str
+        The chapter of the course (and of the user guide).
+    signature : str
+        The parameters of the student's function, as in a ``def`` line.
+    doc : str
+        The docstring of the student's function: the task, its inputs and outputs.
+    """
+
+    name = ""
+    title = ""
+    chapter = ""
+    signature = ""
+    doc = ""
+
+    def cases(self, rng):
+        """The cases, worked examples first; ``rng`` draws the random ones."""
+        raise NotImplementedError
+
+    def reference(self, **args):
+        """patrec's answer for these arguments."""
+        raise NotImplementedError
+
+    def compare(self, args, expected, got):
+        """The first `Divergence` of ``got`` from ``expected``, or None."""
+        raise NotImplementedError
+
+    def template(self):
+        """A stub of the student's function: its signature, docstring and body."""
+        doc = self.doc.strip("\n")
+        return (
+            f"import numpy as np\n\n\ndef {self.name}({self.signature}):\n"
+            f'    """{doc}\n    """\n'
+            "    # Your code here.\n"
+            "    raise NotImplementedError\n"
+        )
+
+
+class CheckResult:
+    """What `patrec.exercises.check` found.
+
+    True (``bool(result)``, ``result.passed``) only when the function agreed with
+    the reference on every case, so ``assert check(...)`` works in a test.  Printed,
+    it is a report: in a terminal as text, in a notebook as HTML.
+
+    Attributes
+    ----------
+    name : str
+        The exercise.
+    passed : bool
+        Whether every case agreed.
+    n_cases : int
+        The cases of the exercise.
+    n_passed : int
+        The cases that agreed before the first that did not.
+    case : Case or None
+        The case that did not agree.
+    divergence : Divergence or None
+        Where it parted from the rule.
+    seed : int
+        The seed of the random cases: ``check(name, function, seed=seed)``
+        reproduces this report exactly.
+    """
+
+    def __init__(self, exercise, seed, n_cases, n_passed, case=None, divergence=None):
+        self.name = exercise.name
+        self.title = exercise.title
+        self.seed = seed
+        self.n_cases = n_cases
+        self.n_passed = n_passed
+        self.case = case
+        self.divergence = divergence
+
+    @property
+    def passed(self):
+        """Whether every case agreed with the reference."""
+        return self.divergence is None
+
+    def __bool__(self):
+        return self.passed
+
+    def _lines(self):
+        """The report as (kind, text) pairs, shared by the text and HTML forms."""
+        if self.passed:
+            yield "head", f"{self.title}: passed"
+            yield (
+                "text",
+                (
+                    f"Your function agreed with the reference on all {self.n_cases} cases "
+                    f"(the course's examples and random ones, seed={self.seed})."
+                ),
+            )
+            return
+        yield "head", f"{self.title}: not yet"
+        yield (
+            "text",
+            (
+                f"Agreed on {self.n_passed} of {self.n_cases} cases; "
+                f"{self.case.title} is the first that does not."
+            ),
+        )
+        yield "where", self.divergence.where
+        yield "message", self.divergence.message
+        if self.divergence.hint:
+            yield "hint", self.divergence.hint
+        yield (
+            "text",
+            (
+                f"Reproduce this report: check({self.name!r}, your_function, "
+                f"seed={self.seed})."
+            ),
+        )
+
+    def __str__(self):
+        prefixes = {"head": "", "text": "", "where": "At ", "message": "", "hint": ""}
+        parts = []
+        for kind, text in self._lines():
+            if kind == "hint":
+                text = "Hint: " + text
+            parts.append(prefixes[kind] + text)
+        return "\n".join(parts)
+
+    def __repr__(self):
+        status = "passed" if self.passed else "failed"
+        return f"<CheckResult {self.name}: {status}>\n{self}"
+
+    def _repr_html_(self):
+        colour = "#1a7f37" if self.passed else "#b35900"
+        parts = []
+        for kind, text in self._lines():
+            text = html.escape(text)
+            if kind == "head":
+                parts.append(f'<p style="font-weight:bold;color:{colour}">{text}</p>')
+            elif kind == "where":
+                parts.append(f"<p><b>At {text}</b></p>")
+            elif kind == "message":
+                parts.append(f'<pre style="white-space:pre-wrap">{text}</pre>')
+            elif kind == "hint":
+                parts.append(f"<p><i>Hint:</i> {text}</p>")
+            else:
+                parts.append(f"<p>{text}</p>")
+        return '<div class="patrec-check">' + "".join(parts) + "</div>"
+
+
+def run_check(exercise, function, seed):
+    """Run ``function`` on every case of ``exercise``; the `CheckResult`."""
+    cases = exercise.cases(np.random.default_rng(seed))
+    for number, case in enumerate(cases):
+        divergence = _run_case(exercise, function, case)
+        if divergence is not None:
+            return CheckResult(exercise, seed, len(cases), number, case, divergence)
+    return CheckResult(exercise, seed, len(cases), len(cases))
+
+
+def _run_case(exercise, function, case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the reference's convergence warnings
+        expected = exercise.reference(**case.args)
+    given = copy.deepcopy(case.args)
+    try:
+        got = function(*given.values())
+    except Exception as error:  # the student's error is the finding
+        frames = traceback.extract_tb(error.__traceback__)
+        line = f" (line {frames[-1].lineno} of {frames[-1].name})" if frames else ""
+        return Divergence(
+            "the call",
+            f"Your function raised {type(error).__name__}: {error}{line}.",
+            "Run it on these inputs yourself: " + _describe_args(case.args),
+        )
+    for name, value in case.args.items():
+        if not _same(value, given[name]):
+            return Divergence(
+                "the call",
+                f"Your function changed its input {name!r}.",
+                "Work on a copy (for example np.array(X, dtype=float)): the caller's "
+                "data must stay as they were.",
+            )
+    return exercise.compare(case.args, expected, got)
+
+
+def _same(a, b):
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and np.array_equal(a, b, equal_nan=True)
+    if isinstance(a, (list, tuple)):
+        return (
+            type(a) is type(b)
+            and len(a) == len(b)
+            and all(_same(x, y) for x, y in zip(a, b))
+        )
+    return a == b
+
+
+def _describe_args(args):
+    parts = []
+    for name, value in args.items():
+        if isinstance(value, np.ndarray):
+            parts.append(f"{name} of shape {value.shape}")
+        else:
+            parts.append(f"{name}={value!r}")
+    return ", ".join(parts) + "."

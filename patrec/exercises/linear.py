@@ -1,0 +1,559 @@
+"""Exercises of the linear chapter: the perceptron, the linear machine, Kesler.
+
+The two error-correcting rules are checked visit by visit: the student's function
+returns its weights after every sample it visits, and the report names the first
+visit where they differ from the rule's (replayed from patrec's recorded
+``history_``), with what the rule does there and what the function did.
+"""
+
+import numpy as np
+
+from ..linear import LinearMachine, Perceptron, kesler_construct
+from ._checking import Case, Divergence, Exercise
+from ._notation import as_array, close, fmt, omega, sub, unpack, weight
+
+__all__ = ["KeslerExercise", "LinearMachineExercise", "PerceptronExercise"]
+
+# The course's three classes on a line and an axis: corrections in the first epochs.
+_COURSE_X = np.array([[0, 0], [1, 0], [5, 0], [6, 0], [0, 5], [0, 6]], dtype=float)
+_COURSE_CLASSES = np.array([0, 0, 1, 1, 2, 2])
+
+
+def _random_classes(rng, n_classes, separable):
+    """Small integer-valued samples around ``n_classes`` centres: a readable case
+    (integer features give exact scores), separable or overlapping."""
+    n_features = int(rng.integers(2, 4))
+    per_class = int(rng.integers(3, 6))
+    spread = 1 if separable else 4
+    centres = rng.permutation(np.arange(n_classes * n_features) % 7)[
+        : n_classes * n_features
+    ].reshape(n_classes, n_features) * (6 if separable else 1)
+    X = np.concatenate(
+        [
+            c + rng.integers(-spread, spread + 1, (per_class, n_features))
+            for c in centres
+        ]
+    ).astype(float)
+    labels = np.repeat(np.arange(n_classes), per_class)
+    order = rng.permutation(len(X))
+    return X[order], labels[order]
+
+
+def visit_weights(history, X):
+    """W after every visit of training, shape (n_visits, n_rows, n_features + 1).
+
+    Replays the recorded corrections (``t`` counts the visits, from 1) onto the
+    initial weights; a visit without a correction repeats the weights before it.
+    """
+    n_visits = history.n_epochs * history.visits_per_epoch
+    W = history.weights[0].astype(float)
+    after = np.empty((n_visits,) + W.shape)
+    done = 0
+    for row in history.corrections:
+        t = int(row["t"])
+        after[done : t - 1] = W
+        z = np.append(X[row["sample"]], 1.0)
+        if row["raised"] >= 0:
+            W[row["raised"]] += row["step"] * z
+        if row["lowered"] >= 0:
+            W[row["lowered"]] -= row["share"] * z
+        after[t - 1] = W
+        done = t
+    after[done:] = W
+    return after
+
+
+class _ErrorCorrecting(Exercise):
+    """An error-correcting rule checked visit by visit.
+
+    A subclass gives the reference learner (`learner`), the shape of its weights
+    and `explain`, which says what the rule does on one visit.
+    """
+
+    chapter = "linear"
+    returns = ("a", "steps")
+
+    def fit_reference(self, X, labels, rho, max_epochs):
+        raise NotImplementedError
+
+    def reference(self, **args):
+        X = args["X"]
+        model = self.fit_reference(**args)
+        steps = visit_weights(model.history_, X)
+        return self.shape_weights(
+            steps[-1] if len(steps) else model.history_.weights[0]
+        ), [self.shape_weights(W) for W in steps]
+
+    def shape_weights(self, W):
+        return W
+
+    def compare(self, args, expected, got):
+        X, labels = args["X"], args["labels"]
+        parts = unpack(got, self.returns)
+        if isinstance(parts, Divergence):
+            return parts
+        a, steps = parts
+        final, ref_steps = expected
+        a = self.check_weights(a, "a", final.shape, X)
+        if isinstance(a, Divergence):
+            return a
+        if not isinstance(steps, (list, tuple, np.ndarray)) or len(steps) == 0:
+            return Divergence(
+                "what your function returned",
+                "steps must be a list with the weights after every visit of a sample "
+                f"(the rule makes {len(ref_steps)} visits here).",
+                "Append a copy of the weights after each sample: steps.append(a.copy()).",
+            )
+        stu = []
+        for number, W in enumerate(steps):
+            W = self.check_weights(W, f"steps[{number}]", final.shape, X)
+            if isinstance(W, Divergence):
+                return W
+            stu.append(W)
+        n = len(X)
+        if len(steps) > 1 and all(W is steps[0] for W in steps[1:]):
+            return Divergence(
+                "what your function returned",
+                "Every entry of your steps is the same array object: the weights "
+                "after the last visit.",
+                "Append a copy: steps.append(a.copy()), not steps.append(a), which "
+                "keeps a reference that later corrections change.",
+            )
+        before = np.zeros_like(final)
+        for t in range(min(len(stu), len(ref_steps))):
+            if not close(stu[t], ref_steps[t]):
+                return self.diverged(
+                    t, X, labels, args["rho"], before, ref_steps[t], stu[t]
+                )
+            before = ref_steps[t]
+        if len(stu) != len(ref_steps):
+            return self.wrong_length(len(stu), len(ref_steps), n, args["max_epochs"])
+        if not close(a, final):
+            return Divergence(
+                "the weights returned",
+                f"Your steps end with the rule's weights {fmt(final)}, but the a "
+                f"your function returned is {fmt(a)}.",
+                "Return the weights after the last visit.",
+            )
+        return None
+
+    def check_weights(self, W, name, shape, X):
+        array = as_array(W, name)
+        if isinstance(array, Divergence):
+            return array
+        if array.shape == shape:
+            return array
+        d = X.shape[1]
+        if array.shape[-1:] == (d,) and shape[-1] == d + 1:
+            return Divergence(
+                "what your function returned",
+                f"{name} has shape {array.shape}; augmented weights have d + 1 = {d + 1} "
+                f"entries per vector, shape {shape}.",
+                "You forgot the augmented 1: the rule works on y = (x, 1), so that "
+                "the bias is the last weight.",
+            )
+        return as_array(W, name, shape)
+
+    @staticmethod
+    def visit(t, n, labels):
+        return (
+            f"epoch {t // n + 1}, step t = {t + 1}: sample X[{t % n}] of class "
+            f"{omega(labels[t % n])}"
+        )
+
+    def wrong_length(self, got, wanted, n, max_epochs):
+        epochs, ref_epochs = -(-got // n), wanted // n
+        if got < wanted:
+            return Divergence(
+                f"the end of epoch {epochs}",
+                f"Your function stopped after {got} visits; the rule goes on to "
+                f"{wanted} ({ref_epochs} epochs of {n} samples): epoch {epochs} still "
+                "made a correction.",
+                "Stop only after an epoch with no correction (or after max_epochs "
+                "epochs), and record every visit, corrected or not.",
+            )
+        why = (
+            f"max_epochs = {max_epochs}"
+            if ref_epochs == max_epochs
+            else f"epoch {ref_epochs} made no correction"
+        )
+        return Divergence(
+            f"the end of epoch {ref_epochs}",
+            f"The rule stops after {wanted} visits ({why}); your function went on "
+            f"to {got}.",
+            "Stop after the first epoch without a correction, or after max_epochs.",
+        )
+
+
+class PerceptronExercise(_ErrorCorrecting):
+    name = "perceptron"
+    title = "The binary perceptron on augmented vectors"
+    signature = "X, labels, rho=1.0, max_epochs=100"
+    doc = """
+    Train the two-class perceptron on augmented vectors, in the course's rule.
+
+    The augmented sample is y = (x, 1) and a = (w, b), so g(x) = a . y.  Start from
+    a = 0 and visit the samples in their order, epoch after epoch.  A sample with
+    label z = +1 (class ω₁) or z = -1 (class ω₂) is a mistake when z a . y <= 0 (a
+    tie is a mistake); then a <- a + ρ z y.  Stop after the first epoch without a
+    mistake, or after max_epochs epochs.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The samples x, one per row.
+    labels : ndarray of shape (n_samples,)
+        z of each sample: +1 or -1.
+    rho : float
+        The step ρ.
+    max_epochs : int
+        The most passes over the samples.
+
+    Returns
+    -------
+    a : ndarray of shape (n_features + 1,)
+        The final weights (w, b).
+    steps : list of ndarray of shape (n_features + 1,)
+        a after every visit of a sample, corrected or not, in order: n_samples
+        entries per epoch.
+    """
+
+    def cases(self, rng):
+        course = Case(
+            "the course's points, ω₁ on the axis and ω₂ at the origin",
+            {
+                "X": _COURSE_X.copy(),
+                "labels": np.where(_COURSE_CLASSES > 0, 1.0, -1.0),
+                "rho": 1.0,
+                "max_epochs": 100,
+            },
+        )
+        cases = [course]
+        for number in range(1, 6):
+            separable = number != 5
+            X, classes = _random_classes(rng, 2, separable)
+            cases.append(
+                Case(
+                    f"random case {number}: {len(X)} samples, {X.shape[1]} features, "
+                    + ("separable" if separable else "overlapping, 4 epochs at most"),
+                    {
+                        "X": X,
+                        "labels": np.where(classes == 0, 1.0, -1.0),
+                        "rho": [1.0, 0.5, 2.0, 1.0, 1.0][number - 1],
+                        "max_epochs": 100 if separable else 4,
+                    },
+                )
+            )
+        return cases
+
+    def fit_reference(self, X, labels, rho, max_epochs):
+        model = Perceptron(
+            learning_rate=rho, max_epochs=max_epochs, shuffle=False, record_history=True
+        )
+        # classes_ is [-1, 1]: the perceptron's positive class is z = +1
+        return model.fit(X, labels)
+
+    def shape_weights(self, W):
+        return W[0]
+
+    def diverged(self, t, X, labels, rho, before, after, got):
+        j = t % len(X)
+        y = np.append(X[j], 1.0)
+        z = labels[j]
+        score = float(before @ y)
+        rule_moves = not close(after, before)
+        moved = got - before
+        said = (
+            f"a = {fmt(before)}, y = {fmt(y)}, z = {z:+.0f}, z a . y = {fmt(z * score)}"
+        )
+        if rule_moves:
+            rule = (
+                f"a mistake (z a . y <= 0): the rule sets a ← a + ρ z y = {fmt(after)}"
+            )
+        else:
+            rule = "correct (z a . y > 0): the rule leaves a unchanged"
+        if close(moved, 0):
+            yours = "your function left a unchanged"
+        else:
+            yours = f"your function changed a by {fmt(moved)}, to {fmt(got)}"
+        hint = None
+        if rule_moves and close(moved, 0) and z * score == 0:
+            hint = "A tie, z a . y = 0, is a mistake too: the test is <= 0, not < 0."
+        elif rule_moves and close(moved, -(after - before)):
+            hint = (
+                "You moved a the wrong way: a correction adds ρ z y, which for "
+                "z = -1 subtracts y."
+            )
+        elif rule_moves and close(moved[:-1], (after - before)[:-1]):
+            hint = "The bias moves too: y = (x, 1), so b changes by ρ z."
+        elif not rule_moves and not close(moved, 0):
+            hint = "Correct only mistakes: a sample with z a . y > 0 changes nothing."
+        return Divergence(
+            self.visit(t, len(X), labels),
+            f"Before the visit {said}.\n{rule};\n{yours}.",
+            hint,
+        )
+
+
+class LinearMachineExercise(_ErrorCorrecting):
+    name = "linear_machine"
+    title = "The multiclass linear machine (the course's rule)"
+    signature = "X, labels, n_classes, rho=1.0, max_epochs=100"
+    doc = """
+    Train the multiclass linear machine with the course's correction rule.
+
+    Class ωᵢ has augmented weights aᵢ = (wᵢ, bᵢ) and g_i(x) = aᵢ . y with
+    y = (x, 1).  Start from every aᵢ = 0 and visit the samples in their order,
+    epoch after epoch.  A sample of class ωᵢ is a mistake when some other class
+    scores at least as much, a_j . y >= aᵢ . y for a j != i (a tie is a mistake).
+    Then the rule corrects two vectors: aᵢ <- aᵢ + ρ y, and a_j <- a_j - ρ y for
+    the rival j, the other class with the largest score (the first such j on a
+    tie).  Stop after the first epoch without a mistake, or after max_epochs epochs.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The samples x, one per row.
+    labels : ndarray of int of shape (n_samples,)
+        The class of each sample, 0 for ω₁ up to n_classes - 1.
+    n_classes : int
+        The number of classes c.
+    rho : float
+        The step ρ.
+    max_epochs : int
+        The most passes over the samples.
+
+    Returns
+    -------
+    A : ndarray of shape (n_classes, n_features + 1)
+        The final weights, row i the vector aᵢ = (wᵢ, bᵢ).
+    steps : list of ndarray of shape (n_classes, n_features + 1)
+        A after every visit of a sample, corrected or not, in order: n_samples
+        entries per epoch.
+    """
+    returns = ("A", "steps")
+
+    def cases(self, rng):
+        cases = [
+            Case(
+                "the course's three classes on two axes",
+                {
+                    "X": _COURSE_X.copy(),
+                    "labels": _COURSE_CLASSES.copy(),
+                    "n_classes": 3,
+                    "rho": 1.0,
+                    "max_epochs": 100,
+                },
+            )
+        ]
+        for number in range(1, 6):
+            n_classes = [3, 4, 3, 5, 3][number - 1]
+            separable = number != 5
+            X, labels = _random_classes(rng, n_classes, separable)
+            cases.append(
+                Case(
+                    f"random case {number}: {len(X)} samples, {X.shape[1]} features, "
+                    f"{n_classes} classes, "
+                    + ("separable" if separable else "overlapping, 3 epochs at most"),
+                    {
+                        "X": X,
+                        "labels": labels,
+                        "n_classes": n_classes,
+                        "rho": [1.0, 0.5, 2.0, 1.0, 1.0][number - 1],
+                        "max_epochs": 100 if separable else 3,
+                    },
+                )
+            )
+        return cases
+
+    def fit_reference(self, X, labels, n_classes, rho, max_epochs):
+        model = LinearMachine(
+            learning_rate=rho, max_epochs=max_epochs, shuffle=False, record_history=True
+        )
+        return model.fit(X, labels)
+
+    def reference(self, **args):
+        if len(np.unique(args["labels"])) != args["n_classes"]:
+            raise ValueError("every class must have a sample")  # the cases ensure it
+        return super().reference(**args)
+
+    def diverged(self, t, X, labels, rho, before, after, got):
+        j = t % len(X)
+        i = int(labels[j])
+        y = np.append(X[j], 1.0)
+        scores = before @ y
+        listed = ", ".join(f"g{sub(r + 1)} = {fmt(s)}" for r, s in enumerate(scores))
+        raised, lowered = _changed_rows(before, after)
+        stu_raised, stu_lowered = _changed_rows(before, got)
+        if raised:
+            (r,) = lowered
+            rule = (
+                f"{omega(r)} scores at least as much as {omega(i)}, so the rule sets "
+                f"{weight(i)} += ρ y and {weight(r)} -= ρ y"
+            )
+        else:
+            rule = f"{omega(i)} scores more than every other class: nothing changes"
+        if not stu_raised and not stu_lowered:
+            yours = "your function changed nothing"
+        else:
+            moves = [f"{weight(r)} += {fmt(got[r] - before[r])}" for r in stu_raised]
+            moves += [f"{weight(r)} -= {fmt(before[r] - got[r])}" for r in stu_lowered]
+            yours = "your function changed " + ", ".join(moves)
+        hint = None
+        rivals = [r for r in range(len(scores)) if r != i and scores[r] >= scores[i]]
+        if (
+            raised
+            and not stu_raised
+            and not stu_lowered
+            and max(scores[r] for r in rivals) == scores[i]
+        ):
+            hint = (
+                "A tie is a mistake too: the sample is corrected when a_j . y >= "
+                "aᵢ . y for some j != i."
+            )
+        elif raised and stu_raised == raised and len(stu_lowered) > 1:
+            hint = (
+                "The course's rule lowers one rival, the best-scoring other class; "
+                "lowering every class that outscored ωᵢ is another rule."
+            )
+        elif raised and stu_raised == raised and stu_lowered and stu_lowered != lowered:
+            hint = (
+                "You corrected the wrong rival: it is the class j != i with the "
+                "largest a_j . y (the first on a tie), not the "
+                + (
+                    "first class that outscored ωᵢ."
+                    if stu_lowered[0] in rivals
+                    else "one you chose."
+                )
+            )
+        elif raised and not stu_lowered and stu_raised:
+            hint = "The rule corrects two vectors: the rival's loses ρ y."
+        elif not raised and (stu_raised or stu_lowered):
+            hint = (
+                "Correct only mistakes: when ωᵢ scores strictly more, nothing changes."
+            )
+        return Divergence(
+            self.visit(t, len(X), labels),
+            f"Before the visit {listed} for y = {fmt(y)}.\n{rule};\n{yours}.",
+            hint,
+        )
+
+
+def _changed_rows(before, after):
+    """The rows of W that rose and those that fell (by their first changed entry)."""
+    raised, lowered = [], []
+    for r in range(len(before)):
+        diff = after[r] - before[r]
+        if not close(after[r], before[r]):
+            nonzero = diff[np.abs(diff) > 1e-12]
+            (raised if nonzero.size and nonzero[-1] > 0 else lowered).append(r)
+    return raised, lowered
+
+
+class KeslerExercise(Exercise):
+    name = "kesler"
+    title = "Kesler's construction (the multivector ψ(x, i))"
+    chapter = "linear"
+    signature = "X, labels, n_classes"
+    doc = """
+    Build Kesler's multivector ψ(x, i) of every sample.
+
+    ψ(x, i) has n_classes blocks of n_features + 1 entries: block i holds the
+    augmented sample y = (x, 1) and every other block is zero, so that for the
+    stacked weights a = (a₁, ..., a_c), a . ψ(x, i) = aᵢ . y = g_i(x): the linear
+    machine is one linear function of ψ.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The samples x, one per row.
+    labels : ndarray of int of shape (n_samples,)
+        The class i of each sample, 0 for ω₁ up to n_classes - 1.
+    n_classes : int
+        The number of classes c.
+
+    Returns
+    -------
+    psi : ndarray of shape (n_samples, n_classes * (n_features + 1))
+        Row j is ψ(X[j], labels[j]).
+    """
+
+    def cases(self, rng):
+        cases = [
+            Case(
+                "the course's three classes",
+                {
+                    "X": _COURSE_X.copy(),
+                    "labels": _COURSE_CLASSES.copy(),
+                    "n_classes": 3,
+                },
+            )
+        ]
+        for number in range(1, 4):
+            n_classes = int(rng.integers(2, 6))
+            X, labels = _random_classes(rng, n_classes, True)
+            cases.append(
+                Case(
+                    f"random case {number}: {len(X)} samples, {X.shape[1]} features, "
+                    f"{n_classes} classes",
+                    {"X": X, "labels": labels, "n_classes": n_classes},
+                )
+            )
+        return cases
+
+    def reference(self, X, labels, n_classes):
+        return kesler_construct(X, labels, n_classes)
+
+    def compare(self, args, expected, got):
+        X, labels = args["X"], args["labels"]
+        n, d = X.shape
+        c = args["n_classes"]
+        psi = as_array(got, "psi")
+        if isinstance(psi, Divergence):
+            return psi
+        if psi.shape == (n, c * d):
+            return Divergence(
+                "what your function returned",
+                f"psi has shape {psi.shape}: blocks of d = {d} entries; each block "
+                f"holds the augmented sample, d + 1 = {d + 1} entries, shape "
+                f"{expected.shape}.",
+                "You forgot the augmented 1: block i holds y = (x, 1).",
+            )
+        psi = as_array(psi, "psi", expected.shape)
+        if isinstance(psi, Divergence):
+            return psi
+        for j in range(n):
+            if close(psi[j], expected[j]):
+                continue
+            i = int(labels[j])
+            block = d + 1
+            found = [
+                b
+                for b in range(c)
+                if close(
+                    psi[j, b * block : (b + 1) * block],
+                    expected[j, i * block : (i + 1) * block],
+                )
+            ]
+            where = f"row {j}: sample X[{j}] of class {omega(i)}"
+            message = (
+                f"ψ(x, {i + 1}) holds y = {fmt(expected[j, i * block : (i + 1) * block])} in "
+                f"block {i + 1} (columns {i * block} to {(i + 1) * block - 1}) and zeros "
+                f"elsewhere:\n{fmt(expected[j])};\nyours is\n{fmt(psi[j])}."
+            )
+            hint = None
+            if found:
+                hint = (
+                    f"Your row has y in block {found[0] + 1}: the block is the class "
+                    f"index, block {i + 1} for {omega(i)} (columns i (d + 1) to "
+                    "i (d + 1) + d)."
+                )
+            elif close(psi[j].reshape(block, c).T.ravel(), expected[j]):
+                hint = (
+                    "Your row interleaves the classes feature by feature; ψ keeps each "
+                    "class's d + 1 entries together, block after block."
+                )
+            elif close(-psi[j], expected[j]) or np.any(psi[j] < 0):
+                hint = "ψ(x, i) has no negative block: -y appears only in ψ(x, i) - ψ(x, j)."
+            return Divergence(where, message, hint)
+        return None

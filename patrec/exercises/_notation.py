@@ -29,10 +29,13 @@ def weight(index):
 
 
 def fmt(value):
-    """A number or an array, short: 3 significant digits, no numpy noise."""
-    array = np.asarray(value, dtype=float)
+    """A number or an array, short: integers as integers, else 4 significant
+    digits."""
+    array = np.asarray(value, dtype=float) + 0.0  # no negative zero
     if array.ndim == 0:
         return f"{float(array):.4g}"
+    if np.isfinite(array).all() and (array == np.round(array)).all():
+        return np.array2string(array.astype(np.int64), separator=", ")
     with np.printoptions(precision=4, suppress=True, floatmode="maxprec"):
         return np.array2string(array, separator=", ")
 

@@ -256,6 +256,14 @@ class PerceptronExercise(_ErrorCorrecting):
     def shape_weights(self, W):
         return W[0]
 
+    @staticmethod
+    def visit(t, n, labels):
+        z = labels[t % n]
+        return (
+            f"epoch {t // n + 1}, step t = {t + 1}: sample X[{t % n}] of class "
+            f"{omega(0 if z > 0 else 1)} (z = {z:+.0f})"
+        )
+
     def diverged(self, t, X, labels, rho, before, after, got):
         j = t % len(X)
         y = np.append(X[j], 1.0)
@@ -272,12 +280,12 @@ class PerceptronExercise(_ErrorCorrecting):
             )
         else:
             rule = "correct (z a . y > 0): the rule leaves a unchanged"
-        if close(moved, 0):
+        if close(moved, np.zeros_like(moved)):
             yours = "your function left a unchanged"
         else:
             yours = f"your function changed a by {fmt(moved)}, to {fmt(got)}"
         hint = None
-        if rule_moves and close(moved, 0) and z * score == 0:
+        if rule_moves and close(moved, np.zeros_like(moved)) and z * score == 0:
             hint = "A tie, z a . y = 0, is a mistake too: the test is <= 0, not < 0."
         elif rule_moves and close(moved, -(after - before)):
             hint = (
@@ -286,7 +294,7 @@ class PerceptronExercise(_ErrorCorrecting):
             )
         elif rule_moves and close(moved[:-1], (after - before)[:-1]):
             hint = "The bias moves too: y = (x, 1), so b changes by ρ z."
-        elif not rule_moves and not close(moved, 0):
+        elif not rule_moves and not close(moved, np.zeros_like(moved)):
             hint = "Correct only mistakes: a sample with z a . y > 0 changes nothing."
         return Divergence(
             self.visit(t, len(X), labels),

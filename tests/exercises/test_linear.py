@@ -1,0 +1,258 @@
+"""The linear chapter's exercises: reference solutions pass, classic mistakes are named."""
+
+import numpy as np
+import pytest
+
+from patrec.exercises import check
+
+
+def augment(X):
+    return np.hstack([X, np.ones((len(X), 1))])
+
+
+def perceptron(X, labels, rho=1.0, max_epochs=100, *, test=lambda s: s <= 0):
+    Y = augment(X)
+    a, steps = np.zeros(Y.shape[1]), []
+    for _ in range(max_epochs):
+        mistakes = 0
+        for y, z in zip(Y, labels):
+            if test(z * (a @ y)):
+                a = a + rho * z * y
+                mistakes += 1
+            steps.append(a.copy())
+        if mistakes == 0:
+            break
+    return a, steps
+
+
+def linear_machine(X, labels, n_classes, rho=1.0, max_epochs=100, *, rival=None):
+    Y = augment(X)
+    A, steps = np.zeros((n_classes, Y.shape[1])), []
+    for _ in range(max_epochs):
+        mistakes = 0
+        for y, i in zip(Y, labels):
+            g = A @ y
+            others = g.copy()
+            others[i] = -np.inf
+            j = int(np.argmax(others)) if rival is None else rival(g, i)
+            if j is not None and g[j] >= g[i]:
+                A[i] += rho * y
+                A[j] -= rho * y
+                mistakes += 1
+            steps.append(A.copy())
+        if mistakes == 0:
+            break
+    return A, steps
+
+
+def kesler(X, labels, n_classes):
+    n, d = X.shape
+    psi = np.zeros((n, n_classes * (d + 1)))
+    for j, i in enumerate(labels):
+        psi[j, i * (d + 1) : (i + 1) * (d + 1)] = np.append(X[j], 1.0)
+    return psi
+
+
+@pytest.mark.parametrize(
+    "name, solution",
+    [
+        ("perceptron", perceptron),
+        ("linear_machine", linear_machine),
+        ("kesler", kesler),
+    ],
+)
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_reference_solutions_pass(name, solution, seed):
+    result = check(name, solution, seed=seed)
+    assert result.passed, str(result)
+    assert bool(result) and "passed" in str(result)
+
+
+# --- the perceptron -------------------------------------------------------------
+
+
+def test_perceptron_without_the_augmented_one():
+    def mistaken(X, labels, rho=1.0, max_epochs=100):
+        a, steps = np.zeros(X.shape[1]), []
+        for _ in range(max_epochs):
+            mistakes = 0
+            for x, z in zip(X, labels):
+                if z * (a @ x) <= 0:
+                    a = a + rho * z * x
+                    mistakes += 1
+                steps.append(a.copy())
+            if mistakes == 0:
+                break
+        return a, steps
+
+    result = check("perceptron", mistaken)
+    assert not result
+    assert "forgot the augmented 1" in result.divergence.hint
+    assert "d + 1 = 3" in result.divergence.message
+
+
+def test_perceptron_with_ties_counted_as_correct():
+    result = check("perceptron", lambda *a: perceptron(*a, test=lambda s: s < 0))
+    assert not result
+    assert result.divergence.where.startswith(
+        "epoch 1, step t = 1: sample X[0] of class ω₂ (z = -1)"
+    )
+    assert "z a . y = 0" in result.divergence.message
+    assert "A tie" in result.divergence.hint
+    assert "your function left a unchanged" in result.divergence.message
+
+
+def test_perceptron_moving_the_wrong_way():
+    def mistaken(X, labels, rho=1.0, max_epochs=100):
+        return perceptron(X, -labels, rho, max_epochs)  # corrections of the wrong sign
+
+    result = check("perceptron", mistaken)
+    assert not result
+    assert "wrong way" in result.divergence.hint
+
+
+def test_perceptron_stopping_after_one_epoch():
+    result = check("perceptron", lambda X, z, rho, e: perceptron(X, z, rho, 1))
+    assert not result
+    assert "stopped after 6 visits" in result.divergence.message
+    assert "epoch without a correction" in result.divergence.hint or "Stop only" in (
+        result.divergence.hint
+    )
+
+
+def test_perceptron_keeping_one_array_in_its_steps():
+    def mistaken(X, labels, rho=1.0, max_epochs=100):
+        Y = augment(X)
+        a, steps = np.zeros(Y.shape[1]), []
+        for _ in range(max_epochs):
+            mistakes = 0
+            for y, z in zip(Y, labels):
+                if z * (a @ y) <= 0:
+                    a += rho * z * y
+                    mistakes += 1
+                steps.append(a)
+            if mistakes == 0:
+                break
+        return a, steps
+
+    result = check("perceptron", mistaken)
+    assert not result
+    assert "steps.append(a.copy())" in result.divergence.hint
+
+
+# --- the linear machine ---------------------------------------------------------
+
+
+def test_linear_machine_correcting_the_first_rival_not_the_best():
+    def first_outscoring(g, i):
+        rivals = [j for j in range(len(g)) if j != i and g[j] >= g[i]]
+        return rivals[0] if rivals else None
+
+    result = check(
+        "linear_machine", lambda *a: linear_machine(*a, rival=first_outscoring)
+    )
+    assert not result
+    assert "wrong rival" in result.divergence.hint
+    assert "largest a_j . y" in result.divergence.hint
+    where = result.divergence.where
+    assert where.startswith("epoch ") and "of class ω" in where
+
+
+def test_linear_machine_lowering_every_outscoring_class():
+    def update_all(X, labels, n_classes, rho=1.0, max_epochs=100):
+        Y = augment(X)
+        A, steps = np.zeros((n_classes, Y.shape[1])), []
+        for _ in range(max_epochs):
+            mistakes = 0
+            for y, i in zip(Y, labels):
+                g = A @ y
+                E = [j for j in range(n_classes) if j != i and g[j] >= g[i]]
+                if E:
+                    A[i] += rho * y
+                    for j in E:
+                        A[j] -= rho * y
+                    mistakes += 1
+                steps.append(A.copy())
+            if mistakes == 0:
+                break
+        return A, steps
+
+    result = check("linear_machine", update_all)
+    assert not result
+    assert result.divergence.where == "epoch 1, step t = 1: sample X[0] of class ω₁"
+    assert "a₁ += ρ y and a₂ -= ρ y" in result.divergence.message
+    assert (
+        "your function changed a₁ += [0, 0, 1], a₂ -= [0, 0, 1], a₃ -= [0, 0, 1]"
+        in (result.divergence.message)
+    )
+    assert "lowers one rival" in result.divergence.hint
+
+
+def test_linear_machine_without_lowering_the_rival():
+    def raise_only(X, labels, n_classes, rho=1.0, max_epochs=100):
+        Y = augment(X)
+        A, steps = np.zeros((n_classes, Y.shape[1])), []
+        for _ in range(max_epochs):
+            mistakes = 0
+            for y, i in zip(Y, labels):
+                g = A @ y
+                if any(g[j] >= g[i] for j in range(n_classes) if j != i):
+                    A[i] += rho * y
+                    mistakes += 1
+                steps.append(A.copy())
+            if mistakes == 0:
+                break
+        return A, steps
+
+    result = check("linear_machine", raise_only)
+    assert not result
+    assert "the rival's loses ρ y" in result.divergence.hint
+
+
+def test_linear_machine_treating_ties_as_correct():
+    def strict(g, i):
+        others = g.copy()
+        others[i] = -np.inf
+        j = int(np.argmax(others))
+        return j if g[j] > g[i] else None
+
+    result = check("linear_machine", lambda *a: linear_machine(*a, rival=strict))
+    assert not result
+    assert "A tie is a mistake too" in result.divergence.hint
+
+
+# --- Kesler's construction ------------------------------------------------------
+
+
+def test_kesler_without_the_augmented_one():
+    def mistaken(X, labels, n_classes):
+        n, d = X.shape
+        psi = np.zeros((n, n_classes * d))
+        for j, i in enumerate(labels):
+            psi[j, i * d : (i + 1) * d] = X[j]
+        return psi
+
+    result = check("kesler", mistaken)
+    assert not result
+    assert "forgot the augmented 1" in result.divergence.hint
+
+
+def test_kesler_with_the_block_of_the_next_class():
+    def mistaken(X, labels, n_classes):
+        return kesler(X, (np.asarray(labels) + 1) % n_classes, n_classes)
+
+    result = check("kesler", mistaken)
+    assert not result
+    assert result.divergence.where == "row 0: sample X[0] of class ω₁"
+    assert "Your row has y in block 2" in result.divergence.hint
+
+
+def test_kesler_interleaving_the_classes():
+    def mistaken(X, labels, n_classes):
+        n, d = X.shape
+        psi = kesler(X, labels, n_classes).reshape(n, n_classes, d + 1)
+        return psi.transpose(0, 2, 1).reshape(n, -1)
+
+    result = check("kesler", mistaken)
+    assert not result
+    assert "interleaves" in result.divergence.hint

@@ -10,6 +10,7 @@ Build (the same command as CI and the README)::
     sphinx-build -W --keep-going -b html docs docs/_build/html
 """
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -36,6 +37,8 @@ extensions = [
     "sphinx-mathjax-offline",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
+    # dropdowns: the exercise pages' hints, revealed one at a time
+    "sphinx_design",
 ]
 
 # -- API pages -------------------------------------------------------------------
@@ -52,6 +55,7 @@ exclude_patterns = [
     "_build",
     "auto_examples/*.ipynb",
     "auto_examples/**/*.ipynb",
+    "auto_exercises/*.ipynb",
     "**/*.codeobj.json",
     "**/*.md5",
 ]
@@ -85,6 +89,7 @@ import sys  # noqa: E402
 
 sys.path.insert(0, str(DOCS_DIR))
 from benchmark_tables import write_tables  # noqa: E402
+from notebook_text import notebook_markdown  # noqa: E402
 
 write_tables(
     DOCS_DIR / "benchmarks" / "results.jsonl",
@@ -93,9 +98,11 @@ write_tables(
 
 # -- Gallery ---------------------------------------------------------------------
 sphinx_gallery_conf = {
-    "examples_dirs": "../examples",
-    "gallery_dirs": "auto_examples",
-    "filename_pattern": r"/plot_",
+    # the course's figures, and the exercise pages (run, so that each shows what
+    # checking the template says)
+    "examples_dirs": ["../examples", "../exercises"],
+    "gallery_dirs": ["auto_examples", "auto_exercises"],
+    "filename_pattern": r"/(plot_|exercise_)",
     # the chapters in the course's order; folders added later come after them
     "subsection_order": [
         "../examples/linear",
@@ -155,5 +162,22 @@ def example_role(name, rawtext, text, lineno, inliner, options=None, content=Non
     return [node], []
 
 
+# -- Notebooks: the reST sphinx-gallery leaves in their text, as Markdown -------------
+# (notebook_text.py: a dropdown becomes <details>, a cross-reference its text)
+
+
+def convert_notebooks(app):
+    """Rewrite the gallery's notebooks (run after sphinx-gallery wrote them, before
+    Sphinx copies them to the downloads)."""
+    for gallery in sphinx_gallery_conf["gallery_dirs"]:
+        for path in sorted((DOCS_DIR / gallery).rglob("*.ipynb")):
+            notebook = json.loads(path.read_text(encoding="utf-8"))
+            for cell in notebook["cells"]:
+                if cell["cell_type"] == "markdown":
+                    cell["source"] = notebook_markdown("".join(cell["source"]))
+            path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+
+
 def setup(app):
     app.add_role("example", example_role)
+    app.connect("builder-inited", convert_notebooks, priority=900)

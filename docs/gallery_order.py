@@ -44,6 +44,13 @@ COURSE_ORDER = {
         "plot_compare_breast_cancer.py",
         "plot_diagnosis_evaluation.py",
     ],
+    # the exercise pages (exercises/), one per chapter
+    "exercises": [
+        "exercise_linear.py",
+        "exercise_discriminant.py",
+        "exercise_piecewise.py",
+        "exercise_neighbors.py",
+    ],
 }
 
 

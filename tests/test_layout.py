@@ -161,3 +161,19 @@ def test_chapters_use_no_private_module_of_another():
                 assert not any(part.startswith("_") for part in other[2:]), (
                     f"{name} imports {target}, a private module of another chapter"
                 )
+
+
+def test_the_exercises_use_only_public_names():
+    """`patrec.exercises` checks a student's code against patrec as a user calls it:
+    through the chapters' public names and recorded histories, never a private
+    module (which could change without the exercises noticing)."""
+    for name, targets in _import_graph().items():
+        if not name.startswith("patrec.exercises"):
+            continue
+        for target in targets:
+            if target.startswith("patrec.exercises"):
+                continue
+            parts = target.split(".")
+            assert not any(part.startswith("_") for part in parts[1:]), (
+                f"{name} imports {target}, a private module"
+            )

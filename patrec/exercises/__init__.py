@@ -17,19 +17,46 @@ def perceptron(X, labels, rho=1.0, max_epochs=100):
 
 The exercises, by chapter (``names()`` lists them):
 
-- linear: ``perceptron``, ``linear_machine``, ``kesler``;
+- linear: ``perceptron``, ``linear_machine``, ``kesler``, ``output_codes``;
+- discriminant: ``fisher_lda``, ``qda``;
+- piecewise: ``minimum_distance``;
+- neighbors: ``knn``, ``branch_and_bound``, ``wilson_editing``, ``multiedit``,
+  ``hart_condensing``.
 """
 
 import numbers
 
 from ._checking import CheckResult, run_check
+from .discriminant import FisherLDAExercise, QDAExercise
 from .linear import KeslerExercise, LinearMachineExercise, PerceptronExercise
+from .neighbors import (
+    BranchBoundExercise,
+    HartCondensingExercise,
+    KNNExercise,
+    MultieditExercise,
+    WilsonEditingExercise,
+)
+from .output_codes import OutputCodesExercise
+from .piecewise import MinimumDistanceExercise
 
 __all__ = ["CheckResult", "check", "describe", "names", "template"]
 
 _EXERCISES = {
     exercise.name: exercise
-    for exercise in (PerceptronExercise(), LinearMachineExercise(), KeslerExercise())
+    for exercise in (
+        PerceptronExercise(),
+        LinearMachineExercise(),
+        KeslerExercise(),
+        OutputCodesExercise(),
+        FisherLDAExercise(),
+        QDAExercise(),
+        MinimumDistanceExercise(),
+        KNNExercise(),
+        BranchBoundExercise(),
+        WilsonEditingExercise(),
+        MultieditExercise(),
+        HartCondensingExercise(),
+    )
 }
 
 

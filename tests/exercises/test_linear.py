@@ -10,35 +10,50 @@ def augment(X):
     return np.hstack([X, np.ones((len(X), 1))])
 
 
-def perceptron(X, labels, rho=1.0, max_epochs=100, *, test=lambda s: s <= 0):
-    Y = augment(X)
+def perceptron(
+    X,
+    labels,
+    rho=1.0,
+    max_epochs=100,
+    *,
+    test=lambda s: s <= 0,
+    augmented=True,
+    copy=True,
+):
+    Y = augment(X) if augmented else np.array(X)
     a, steps = np.zeros(Y.shape[1]), []
     for _ in range(max_epochs):
         mistakes = 0
         for y, z in zip(Y, labels):
             if test(z * (a @ y)):
-                a = a + rho * z * y
+                a += rho * z * y
                 mistakes += 1
-            steps.append(a.copy())
+            steps.append(a.copy() if copy else a)
         if mistakes == 0:
             break
     return a, steps
 
 
-def linear_machine(X, labels, n_classes, rho=1.0, max_epochs=100, *, rival=None):
+def winner(A, i, y, rho):
+    """The course's rule: raise the class, lower its best-scoring rival on a mistake."""
+    g = A @ y
+    others = g.copy()
+    others[i] = -np.inf
+    j = int(np.argmax(others))
+    if g[j] < g[i]:
+        return False
+    A[i] += rho * y
+    A[j] -= rho * y
+    return True
+
+
+def linear_machine(X, labels, n_classes, rho=1.0, max_epochs=100, *, correct=winner):
     Y = augment(X)
     A, steps = np.zeros((n_classes, Y.shape[1])), []
     for _ in range(max_epochs):
         mistakes = 0
         for y, i in zip(Y, labels):
-            g = A @ y
-            others = g.copy()
-            others[i] = -np.inf
-            j = int(np.argmax(others)) if rival is None else rival(g, i)
-            if j is not None and g[j] >= g[i]:
-                A[i] += rho * y
-                A[j] -= rho * y
-                mistakes += 1
+            mistakes += correct(A, i, y, rho)
             steps.append(A.copy())
         if mistakes == 0:
             break
@@ -72,19 +87,7 @@ def test_reference_solutions_pass(name, solution, seed):
 
 
 def test_perceptron_without_the_augmented_one():
-    def mistaken(X, labels, rho=1.0, max_epochs=100):
-        a, steps = np.zeros(X.shape[1]), []
-        for _ in range(max_epochs):
-            mistakes = 0
-            for x, z in zip(X, labels):
-                if z * (a @ x) <= 0:
-                    a = a + rho * z * x
-                    mistakes += 1
-                steps.append(a.copy())
-            if mistakes == 0:
-                break
-        return a, steps
-
+    mistaken = lambda *args: perceptron(*args, augmented=False)  # noqa: E731
     result = check("perceptron", mistaken)
     assert not result
     assert "forgot the augmented 1" in result.divergence.hint
@@ -121,20 +124,7 @@ def test_perceptron_stopping_after_one_epoch():
 
 
 def test_perceptron_keeping_one_array_in_its_steps():
-    def mistaken(X, labels, rho=1.0, max_epochs=100):
-        Y = augment(X)
-        a, steps = np.zeros(Y.shape[1]), []
-        for _ in range(max_epochs):
-            mistakes = 0
-            for y, z in zip(Y, labels):
-                if z * (a @ y) <= 0:
-                    a += rho * z * y
-                    mistakes += 1
-                steps.append(a)
-            if mistakes == 0:
-                break
-        return a, steps
-
+    mistaken = lambda *args: perceptron(*args, copy=False)  # noqa: E731
     result = check("perceptron", mistaken)
     assert not result
     assert "steps.append(a.copy())" in result.divergence.hint
@@ -143,14 +133,47 @@ def test_perceptron_keeping_one_array_in_its_steps():
 # --- the linear machine ---------------------------------------------------------
 
 
-def test_linear_machine_correcting_the_first_rival_not_the_best():
-    def first_outscoring(g, i):
-        rivals = [j for j in range(len(g)) if j != i and g[j] >= g[i]]
-        return rivals[0] if rivals else None
+def first_outscoring(A, i, y, rho):
+    g = A @ y
+    rivals = [j for j in range(len(g)) if j != i and g[j] >= g[i]]
+    if rivals:
+        A[i] += rho * y
+        A[rivals[0]] -= rho * y
+    return bool(rivals)
 
-    result = check(
-        "linear_machine", lambda *a: linear_machine(*a, rival=first_outscoring)
-    )
+
+def update_all(A, i, y, rho):
+    g = A @ y
+    rivals = [j for j in range(len(g)) if j != i and g[j] >= g[i]]
+    if rivals:
+        A[i] += rho * y
+        A[rivals] -= rho * y
+    return bool(rivals)
+
+
+def raise_only(A, i, y, rho):
+    g = A @ y
+    mistake = any(g[j] >= g[i] for j in range(len(g)) if j != i)
+    if mistake:
+        A[i] += rho * y
+    return mistake
+
+
+def ties_as_correct(A, i, y, rho):
+    g = A @ y
+    others = g.copy()
+    others[i] = -np.inf
+    if g[i] == others.max():  # a tie taken for a correct answer
+        return False
+    return winner(A, i, y, rho)
+
+
+def mistaken_machine(correct):
+    return lambda *args: linear_machine(*args, correct=correct)
+
+
+def test_linear_machine_correcting_the_first_rival_not_the_best():
+    result = check("linear_machine", mistaken_machine(first_outscoring))
     assert not result
     assert "wrong rival" in result.divergence.hint
     assert "largest a_j . y" in result.divergence.hint
@@ -159,64 +182,25 @@ def test_linear_machine_correcting_the_first_rival_not_the_best():
 
 
 def test_linear_machine_lowering_every_outscoring_class():
-    def update_all(X, labels, n_classes, rho=1.0, max_epochs=100):
-        Y = augment(X)
-        A, steps = np.zeros((n_classes, Y.shape[1])), []
-        for _ in range(max_epochs):
-            mistakes = 0
-            for y, i in zip(Y, labels):
-                g = A @ y
-                E = [j for j in range(n_classes) if j != i and g[j] >= g[i]]
-                if E:
-                    A[i] += rho * y
-                    for j in E:
-                        A[j] -= rho * y
-                    mistakes += 1
-                steps.append(A.copy())
-            if mistakes == 0:
-                break
-        return A, steps
-
-    result = check("linear_machine", update_all)
+    result = check("linear_machine", mistaken_machine(update_all))
     assert not result
     assert result.divergence.where == "epoch 1, step t = 1: sample X[0] of class ω₁"
     assert "a₁ += ρ y and a₂ -= ρ y" in result.divergence.message
     assert (
         "your function changed a₁ += [0, 0, 1], a₂ -= [0, 0, 1], a₃ -= [0, 0, 1]"
-        in (result.divergence.message)
+        in result.divergence.message
     )
     assert "lowers one rival" in result.divergence.hint
 
 
 def test_linear_machine_without_lowering_the_rival():
-    def raise_only(X, labels, n_classes, rho=1.0, max_epochs=100):
-        Y = augment(X)
-        A, steps = np.zeros((n_classes, Y.shape[1])), []
-        for _ in range(max_epochs):
-            mistakes = 0
-            for y, i in zip(Y, labels):
-                g = A @ y
-                if any(g[j] >= g[i] for j in range(n_classes) if j != i):
-                    A[i] += rho * y
-                    mistakes += 1
-                steps.append(A.copy())
-            if mistakes == 0:
-                break
-        return A, steps
-
-    result = check("linear_machine", raise_only)
+    result = check("linear_machine", mistaken_machine(raise_only))
     assert not result
     assert "the rival's loses ρ y" in result.divergence.hint
 
 
 def test_linear_machine_treating_ties_as_correct():
-    def strict(g, i):
-        others = g.copy()
-        others[i] = -np.inf
-        j = int(np.argmax(others))
-        return j if g[j] > g[i] else None
-
-    result = check("linear_machine", lambda *a: linear_machine(*a, rival=strict))
+    result = check("linear_machine", mistaken_machine(ties_as_correct))
     assert not result
     assert "A tie is a mistake too" in result.divergence.hint
 

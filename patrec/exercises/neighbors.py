@@ -1,0 +1,1328 @@
+"""Exercises of the nearest-neighbour chapter: the k-NN rule, the branch-and-bound
+search, Wilson editing, multi-edit and Hart's condensing.
+
+Each reference is patrec's own implementation: `KNeighborsClassifier` for the k-NN
+rule, `BranchBoundTree.explain` for the search (the distance evaluations in the order
+it makes them, what rule 1 pruned and rule 2 skipped), `edit`, `multiedit` and
+`condense` with their recorded histories for the editing and condensing.  The
+reports walk the same steps as the course: a query's neighbours then its vote, the
+distance evaluations of the search one by one, the samples one by one, the rounds
+of multi-edit one by one, the samples moved into the store in order.
+"""
+
+import numpy as np
+
+from ..neighbors import (
+    BranchBoundTree,
+    BruteForce,
+    KNeighborsClassifier,
+    condense,
+    edit,
+    multiedit,
+)
+from ._checking import Case, Divergence, Exercise
+from ._notation import as_array, fmt, omega, sub, unpack
+
+__all__ = [
+    "BranchBoundExercise",
+    "HartCondensingExercise",
+    "KNNExercise",
+    "MultieditExercise",
+    "WilsonEditingExercise",
+]
+
+
+# -- shared -------------------------------------------------------------------------
+
+
+def _distances(X, x):
+    """D(x, X[j]) for every row j (euclidean), for the reports."""
+    return np.sqrt(((np.asarray(X, dtype=float) - x) ** 2).sum(axis=1))
+
+
+def _blobs(rng, n_classes, per_class, n_features=2, spread=1.5, grid=False):
+    """Small samples around ``n_classes`` centres, every class present, shuffled.
+
+    ``grid``: integer coordinates, so that equal distances (ties) are common.
+    """
+    centres = rng.uniform(0, 6, (n_classes, n_features))
+    X = np.concatenate(
+        [c + rng.normal(0, spread, (per_class, n_features)) for c in centres]
+    )
+    if grid:
+        X = np.round(X)
+    labels = np.repeat(np.arange(n_classes), per_class)
+    order = rng.permutation(len(X))
+    return X[order].astype(float), labels[order]
+
+
+def _indices(value, name):
+    """``value`` as a 1-D array of sample indices, or a `Divergence`."""
+    array = as_array(value, name, (None,))
+    if isinstance(array, Divergence):
+        if np.ndim(value) == 0 or np.size(value) == 0:
+            array = np.asarray(value, dtype=float).reshape(-1)
+        else:
+            return array
+    if not np.all(array == np.round(array)):
+        return Divergence(
+            "what your function returned",
+            f"{name} must hold sample indices (integers); yours holds {fmt(array)}.",
+        )
+    return array.astype(np.intp)
+
+
+def _listing(indices):
+    return ", ".join(f"X[{int(j)}]" for j in indices) if len(indices) else "none"
+
+
+def _votes(classes):
+    """k_i of every class among ``classes`` and the winner (lowest class on a tie)."""
+    counts = np.bincount(np.asarray(classes, dtype=np.intp))
+    return counts, int(np.argmax(counts))
+
+
+def _said_votes(counts):
+    """ "k₁ = 2, k₂ = 1" for the classes that received votes."""
+    return ", ".join(f"k{sub(i + 1)} = {c}" for i, c in enumerate(counts) if c > 0)
+
+
+def _nearest_others(X, labels, k):
+    """Each sample's k nearest other samples (patrec's leave-one-out neighbours)."""
+    model = KNeighborsClassifier(n_neighbors=k, algorithm="brute").fit(X, labels)
+    return model.kneighbors()
+
+
+# -- 1. the k-NN rule ---------------------------------------------------------------
+
+
+class KNNExercise(Exercise):
+    name = "knn"
+    title = "The k-NN rule (euclidean distance, majority vote)"
+    chapter = "neighbors"
+    signature = "X, labels, queries, k"
+    doc = """
+    Classify each query by the k-NN rule of the training set S_N = {(x_j, θ_j)}.
+
+    For a query x, the distance to every training sample is the euclidean
+    δ(x, x_j) = ||x - x_j||.  Its k nearest neighbours are the k samples with the
+    smallest δ, in increasing distance; samples at equal distance are taken in the
+    order of their index j, the lower first (so which k samples vote is always
+    determined).  Class ωᵢ gets g_i(x) = k_i votes, the number of its samples among
+    the k neighbours, and x goes to the class with the most votes; on equal votes,
+    to the class with the lowest index (ω₁ before ω₂).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The training samples x_j, one per row.
+    labels : ndarray of int of shape (n_samples,)
+        θ_j, the class of each sample: 0 for ω₁ up to c - 1.
+    queries : ndarray of shape (n_queries, n_features)
+        The samples x to classify (none of them is a training sample).
+    k : int
+        The number of neighbours.
+
+    Returns
+    -------
+    neighbors : ndarray of int of shape (n_queries, k)
+        Row q: the indices j of the k nearest training samples of queries[q],
+        nearest first.
+    predictions : ndarray of int of shape (n_queries,)
+        The class of each query: 0 for ω₁ up to c - 1.
+    """
+
+    def cases(self, rng):
+        X = np.array(
+            [[0, 0], [1, 0], [0, 1], [1, 1], [4, 4], [5, 4], [4, 5], [2, 3], [3, 2]],
+            dtype=float,
+        )
+        labels = np.array([0, 0, 0, 0, 1, 1, 1, 1, 0])
+        queries = np.array([[0.5, 0.2], [4.5, 4.5], [2.4, 2.6], [2.5, 2.5]])
+        cases = [
+            Case(
+                "the course's picture: two classes, queries inside and between them",
+                {"X": X, "labels": labels, "queries": queries, "k": 3},
+            ),
+            Case(
+                "k = 2 on the same samples: X[3] of ω₁ and X[7] of ω₂ tie at [1.5, 2]",
+                {"X": X, "labels": labels, "queries": np.array([[1.5, 2.0]]), "k": 2},
+            ),
+        ]
+        for number, (k, n_classes, grid) in enumerate(
+            [(1, 2, False), (3, 3, True), (2, 2, True), (4, 2, True), (5, 3, False)],
+            start=1,
+        ):
+            X, labels = _blobs(rng, n_classes, int(rng.integers(4, 7)), grid=grid)
+            queries = rng.uniform(X.min(0), X.max(0), (5, X.shape[1]))
+            if grid:  # on the grid too (equal distances), but never a sample
+                queries = np.round(queries * 2) / 2 + 0.5
+            ties = ", equal distances" if grid else ""
+            ties += ", equal votes possible" if k % 2 == 0 else ""
+            cases.append(
+                Case(
+                    f"random case {number}: {len(X)} samples, {n_classes} classes, "
+                    f"k = {k}{ties}",
+                    {"X": X, "labels": labels, "queries": queries, "k": k},
+                )
+            )
+        return cases
+
+    def reference(self, X, labels, queries, k):
+        model = KNeighborsClassifier(n_neighbors=k, algorithm="brute").fit(X, labels)
+        distances, neighbors = model.kneighbors(queries)
+        return neighbors, model.predict(queries), distances
+
+    def compare(self, args, expected, got):
+        X, labels, queries, k = (args[n] for n in ("X", "labels", "queries", "k"))
+        ref_neighbors, ref_predictions, ref_distances = expected
+        parts = unpack(got, ("neighbors", "predictions"))
+        if isinstance(parts, Divergence):
+            return parts
+        neighbors = as_array(parts[0], "neighbors", (len(queries), None))
+        if isinstance(neighbors, Divergence):
+            return neighbors
+        if neighbors.shape[1] != k:
+            off = neighbors.shape[1] - k
+            return Divergence(
+                "what your function returned",
+                f"neighbors has {neighbors.shape[1]} columns; the k-NN rule with "
+                f"k = {k} has {k} neighbours per query.",
+                f"k off by one ({off:+d}): take exactly the k nearest, e.g. "
+                "order[:k] (not order[:k + 1] or order[1:k]).",
+            )
+        predictions = as_array(parts[1], "predictions", (len(queries),))
+        if isinstance(predictions, Divergence):
+            return predictions
+        for q, x in enumerate(queries):
+            D = _distances(X, x)
+            if not np.array_equal(neighbors[q], ref_neighbors[q]):
+                return self.wrong_neighbors(
+                    q, x, X, D, k, ref_neighbors[q], neighbors[q]
+                )
+            counts, winner = _votes(labels[ref_neighbors[q]])
+            if predictions[q] != winner:
+                return self.wrong_vote(q, counts, winner, predictions[q])
+        return None
+
+    def wrong_neighbors(self, q, x, X, D, k, ref, yours):
+        yours = yours.astype(np.intp)
+        where = f"query {q}, x = {fmt(x)}"
+        nearest = (
+            f"the {k} nearest are {_listing(ref)} at distances {fmt(D[ref])}"
+            if k > 1
+            else f"the nearest is X[{ref[0]}] at distance {fmt(D[ref[0]])}"
+        )
+        strangers = [int(j) for j in yours if j not in set(ref.tolist())]
+        valid = all(0 <= j < len(X) for j in yours)
+        hint = self.mistake(x, X, D, k, yours) if valid else None
+        if not valid:
+            yours_text = f"yours are {fmt(yours)}, not all indices of X"
+        elif strangers:
+            j = strangers[0]
+            kth = D[ref[-1]]
+            if np.isclose(D[j], kth) and j > ref[-1]:
+                relation = f"= the {_ordinal(k)} nearest's {fmt(kth)}, but X[{ref[-1]}]"
+                relation += " has the lower index"
+                hint = hint or (
+                    "Equal distances go to the lower index: sort stably (np.argsort(d, "
+                    "kind='stable')), so that of two samples at the same distance the "
+                    "one with the lower j comes first."
+                )
+            else:
+                relation = f"> the {_ordinal(k)} nearest's {fmt(kth)}"
+            yours_text = (
+                f"yours include X[{j}] at distance {fmt(D[j])} {relation}"
+                f" (yours: {_listing(yours)})"
+            )
+        else:
+            yours_text = (
+                f"yours are the same samples in another order, {_listing(yours)} at "
+                f"distances {fmt(D[yours])}"
+            )
+            hint = hint or "List the neighbours nearest first, in increasing distance."
+        return Divergence(where, f"{nearest};\n{yours_text}.", hint)
+
+    @staticmethod
+    def mistake(x, X, D, k, yours):
+        """The hint of a classic mistake that gives these neighbours, or None."""
+        stable = np.argsort(D, kind="stable")
+        city = np.argsort(np.abs(X - x).sum(axis=1), kind="stable")[:k]
+        if np.array_equal(yours, city):
+            return (
+                "These are the nearest by the city-block distance Σ|x_f - x_jf|; the "
+                "rule here uses the euclidean distance ||x - x_j||."
+            )
+        if k > 1 and np.allclose(np.sort(D[yours])[::-1], np.sort(D)[::-1][:k]):
+            return (
+                "These are the k farthest samples: you sorted the wrong way; the "
+                "nearest neighbours have the smallest distances (np.argsort(d)[:k])."
+            )
+        if k + 1 <= len(X) and np.array_equal(yours, stable[1 : k + 1]):
+            return (
+                f"You left out the nearest sample, X[{stable[0]}]: k off by one.  A "
+                "query is not a training sample, so its nearest sample is a "
+                "neighbour too: take order[:k]."
+            )
+        return None
+
+    def wrong_vote(self, q, counts, winner, yours):
+        said = _said_votes(counts)
+        top = np.flatnonzero(counts == counts.max())
+        yours_class = omega(yours) if 0 <= yours < 10**6 else fmt(yours)
+        hint = None
+        if len(top) > 1 and int(yours) in top.tolist():
+            hint = (
+                f"Equal votes ({', '.join(omega(i) for i in top)} have {counts.max()} "
+                "each): the rule gives x to the class with the lowest index, "
+                f"{omega(top[0])} (np.argmax returns the first maximum)."
+            )
+        return Divergence(
+            f"query {q}: the vote",
+            f"votes {said} → {omega(winner)}; you said {yours_class}.",
+            hint,
+        )
+
+
+def _ordinal(n):
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+# -- 2. the branch-and-bound search -------------------------------------------------
+
+
+def _bnb_tree(X):
+    """The course's tree over ``X``: hierarchical k-means, 3 children per node, a
+    few samples per leaf (two levels below the root for the exercise's sizes),
+    fixed seed: the cases and the reference build the same tree."""
+    return BranchBoundTree(
+        X,
+        partition="kmeans",
+        branching=3,
+        leaf_size=max(3, len(X) // 6),
+        random_state=0,
+    )
+
+
+def _tree_arrays(tree):
+    """The tree as plain numpy: centers, radii, children, members, to_center.
+
+    Read from the compiled tree's arrays: patrec has no public accessor of a
+    tree's nodes (`patrec.plotting.plot_search` reads them the same way).
+    """
+    t = tree._tree
+    n_nodes = len(t.node_start)
+    children, members, to_center = [], [], []
+    for p in range(n_nodes):
+        n_children = int(t.node_nchild[p])
+        children.append(np.arange(t.node_child[p], t.node_child[p] + n_children))
+        if n_children:
+            members.append(np.empty(0, dtype=np.intp))
+            to_center.append(np.empty(0))
+        else:
+            start, stop = int(t.node_start[p]), int(t.node_end[p])
+            members.append(np.asarray(t.order[start:stop], dtype=np.intp).copy())
+            to_center.append(np.asarray(t.to_center[start:stop], dtype=float).copy())
+    return {
+        "centers": np.asarray(t.centers, dtype=float).copy(),
+        "radii": np.asarray(t.radius, dtype=float).copy(),
+        "children": children,
+        "members": members,
+        "to_center": to_center,
+    }
+
+
+class BranchBoundExercise(Exercise):
+    name = "branch_and_bound"
+    title = "The Fukunaga–Narendra branch-and-bound 1-NN search (rules 1 and 2)"
+    chapter = "neighbors"
+    signature = "X, x, centers, radii, children, members, to_center"
+    doc = """
+    Find the nearest neighbour of x by the branch-and-bound search on a given tree.
+
+    The tree is built for you (hierarchical k-means).  Node p holds the subset
+    X_p of the samples, their mean M_p and r_p = max D(x_i, M_p) over X_p; node 0
+    is the root, and a leaf lists its samples with every D(x_i, M_p).  D is the
+    euclidean distance.  The search, the course's steps 1° to 6°:
+
+    1° B = ∞, no nearest neighbour yet; start at the root.
+    2° (Expand) Compute D(x, M_p) of every child p of the current node.
+    3° (Rule 1) A child with D(x, M_p) > B + r_p cannot hold the nearest
+       neighbour: drop it.  Check each child with B as it is when its turn comes.
+    5° Visit the children nearest first: increasing D(x, M_p), on equal distances
+       the one listed first in children.  An internal child is searched in turn
+       from 2° (depth first); after it, go on with the next child (4°: when none
+       is left, go back up).
+    6° At a leaf p, take its samples x_i in the order given (increasing
+       D(x_i, M_p)).  Rule 2 uses the triangle inequality, D(x, x_i) >=
+       |D(x, M_p) - D(x_i, M_p)|; with B as it is at that moment, skip x_i when
+
+       - D(x, M_p) > B + D(x_i, M_p) (the course's rule 2), or
+       - D(x_i, M_p) > B + D(x, M_p) (its other side: the samples still to come
+         are farther from M_p, so they are all skipped too).
+
+       Otherwise compute D(x, x_i) (an evaluation: append i to evaluated); when
+       D(x, x_i) < B, or D(x, x_i) = B and i < NN, set NN = i and B = D(x, x_i).
+
+    The distances D(x, M_p) to the nodes' means are not evaluations: only the
+    D(x, x_i) to samples are listed.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The training samples x_i, one per row.
+    x : ndarray of shape (n_features,)
+        The query.
+    centers : ndarray of shape (n_nodes, n_features)
+        M_p of every node p; row 0 is the root.
+    radii : ndarray of shape (n_nodes,)
+        r_p of every node.
+    children : list of n_nodes ndarrays of int
+        children[p]: the nodes below p (empty for a leaf).
+    members : list of n_nodes ndarrays of int
+        members[p]: for a leaf, the indices i of the samples of X_p in increasing
+        D(x_i, M_p); empty for an internal node.
+    to_center : list of n_nodes ndarrays of float
+        to_center[p]: D(x_i, M_p) of the samples members[p], in the same order.
+
+    Returns
+    -------
+    nn : int
+        The index NN of the nearest neighbour.
+    B : float
+        Its distance D(x, x_NN).
+    evaluated : list of int
+        Every i whose D(x, x_i) your search computed, in order.
+    """
+
+    def cases(self, rng):
+        # Six groups of three, and a query near the group at (6, 0): its leaf is
+        # searched first, and the B it gives lets rule 1 prune the far groups.
+        X = np.array(
+            [
+                [0, 0], [1, 0], [0, 1], [6, 0], [7, 0], [6, 1],
+                [0, 6], [1, 6], [0, 7], [6, 6], [7, 7], [6, 7],
+                [3, 3], [3, 4], [4, 3], [9, 3], [9, 4], [10, 3],
+            ],
+            dtype=float,
+        )  # fmt: skip
+        cases = [
+            self.case(
+                "six groups of three, x near one: rule 1 prunes the far groups",
+                X,
+                np.array([5.2, 1.3]),
+            )
+        ]
+        # each kind three times: rule 1's r_p and rule 2's sides matter only for some
+        # queries, and every seed must show a search that ignores them
+        kinds = ["uniform", "near", "duplicates", "far", "near", "near"] * 3
+        for number, kind in enumerate(kinds, start=1):
+            n = int(rng.integers(24, 40))
+            X, _ = _blobs(rng, int(rng.integers(3, 5)), n // 4 + 1, spread=1.0)
+            title = f"random case {number}: {len(X)} samples"
+            query = rng.uniform(X.min(0), X.max(0))
+            if kind == "near":  # the usual query: among the samples, B falls fast
+                query = X[rng.integers(len(X))] + rng.normal(0, 0.3, X.shape[1])
+                title += ", x among the samples"
+            elif kind == "duplicates":  # equal distances to the nearest
+                X[-3:] = X[:3]
+                title += ", three duplicated samples"
+                query = X[1] + rng.normal(0, 0.3, X.shape[1])
+            elif kind == "far":  # a query far outside: little to prune
+                query = X.max(0) + 4
+                title += ", x far outside"
+            cases.append(self.case(title, X, query))
+        return cases
+
+    def case(self, title, X, x=None):
+        arrays = _tree_arrays(_bnb_tree(X))
+        return Case(title, {"X": X, "x": x, **arrays})
+
+    def reference(self, X, x, centers, radii, children, members, to_center):
+        tree = _bnb_tree(X)
+        arrays = _tree_arrays(tree)
+        if not np.array_equal(arrays["centers"], centers):  # the cases ensure it
+            raise ValueError("the tree handed to the student is not patrec's")
+        steps = tree.explain(x, k=1)
+        evaluations = steps.distance_evaluations
+        evaluated = evaluations["sample"][evaluations["sample"] >= 0].astype(np.intp)
+        return int(steps.indices[0]), float(steps.distances[0]), evaluated, steps
+
+    def compare(self, args, expected, got):
+        parts = unpack(got, ("nn", "B", "evaluated"))
+        if isinstance(parts, Divergence):
+            return parts
+        nn, B, evaluated = parts
+        ref_nn, ref_B, ref_evaluated, steps = expected
+        evaluated = _indices(evaluated, "evaluated")
+        if isinstance(evaluated, Divergence):
+            return evaluated
+        walk = _Walk(args, steps)
+        for t in range(max(len(evaluated), len(ref_evaluated))):
+            r = int(ref_evaluated[t]) if t < len(ref_evaluated) else None
+            s = int(evaluated[t]) if t < len(evaluated) else None
+            if r != s:
+                return walk.diverged(t, ref_evaluated, evaluated, r, s)
+        try:
+            nn = int(nn)
+            B = float(B)
+        except (TypeError, ValueError):
+            return Divergence(
+                "what your function returned",
+                "nn must be an int (a sample index) and B a number.",
+            )
+        D = walk.D
+        if nn != ref_nn:
+            hint = None
+            if 0 <= nn < len(D) and np.isclose(D[nn], D[ref_nn]):
+                hint = (
+                    "Equal distances: the rule keeps the lower index (update when "
+                    "D(x, x_i) < B, or D(x, x_i) = B and i < NN)."
+                )
+            elif nn in set(evaluated.tolist()):
+                hint = "Set NN = i only when D(x, x_i) < B, and then B = D(x, x_i) too."
+            yours = f"X[{nn}] at D = {fmt(D[nn])}" if 0 <= nn < len(D) else f"{nn}"
+            return Divergence(
+                "the answer",
+                f"The nearest neighbour is X[{ref_nn}], B = D(x, x_NN) = "
+                f"{fmt(ref_B)}; yours is {yours}.",
+                hint,
+            )
+        if not np.isclose(B, ref_B, rtol=1e-7, atol=1e-9):
+            return Divergence(
+                "the answer",
+                f"B = D(x, x_NN) = {fmt(ref_B)} for NN = {ref_nn}; yours is {fmt(B)}.",
+                "Return B, the distance to the nearest neighbour (not its square).",
+            )
+        return None
+
+
+class _Walk:
+    """What the rule's search did (from `BranchBoundTree.explain`), to explain a
+    divergence in the course's notation."""
+
+    def __init__(self, args, steps):
+        self.X, self.x = args["X"], args["x"]
+        self.centers, self.radii = args["centers"], args["radii"]
+        self.children, self.members = args["children"], args["members"]
+        self.to_center = args["to_center"]
+        self.D = _distances(self.X, self.x)
+        self.steps = steps
+        self.parent = np.full(len(self.radii), -1)
+        for p, kids in enumerate(self.children):
+            self.parent[np.asarray(kids, dtype=np.intp)] = p
+        self.leaf_of, self.position = {}, {}
+        for p, samples in enumerate(self.members):
+            for at, i in enumerate(samples):
+                self.leaf_of[int(i)], self.position[int(i)] = p, at
+
+    def path(self, node):
+        """The nodes from below the root down to ``node``."""
+        nodes = []
+        while node > 0:
+            nodes.append(node)
+            node = int(self.parent[node])
+        return nodes[::-1]
+
+    def d_node(self, p):
+        return float(np.sqrt(((self.centers[p] - self.x) ** 2).sum()))
+
+    def sample(self, i):
+        p = self.leaf_of[i]
+        return float(self.to_center[p][self.position[i]])
+
+    def diverged(self, t, ref_evaluated, evaluated, r, s):
+        done = ref_evaluated[:t]
+        B = float(self.D[done].min()) if t else np.inf
+        where = f"evaluation {t + 1} (B = {fmt(B)})"
+        if s is not None and not 0 <= s < len(self.X):
+            return Divergence(where, f"Your evaluated lists {s}, not a sample index.")
+        hint = self.mistake(t, evaluated)
+        rule_all, yours_all = set(ref_evaluated.tolist()), set(evaluated.tolist())
+        if r is None or (
+            s is not None and r in yours_all and (s not in rule_all or s in done)
+        ):
+            return self.extra(where, t, ref_evaluated, r, s, B, hint)
+        return self.missing(where, t, ref_evaluated, r, s, B, hint)
+
+    def mistake(self, t, evaluated):
+        """The hint of the classic mistake whose search agrees with the student's
+        up to evaluation t, or None."""
+        yours = evaluated[: t + 1].tolist()
+        for variant, hint in _MISTAKES.items():
+            theirs = _search(self, **dict(variant))
+            if theirs[: t + 1] == yours:
+                return hint
+        return None
+
+    def why_not(self, s, B):
+        """Why the rule does not compute D(x, x_s): (text, kind) or None."""
+        for row in self.steps.skipped:
+            if int(row["sample"]) == s:
+                d, b, c = row["distance"], row["bound"], row["to_center"]
+                if row["far"]:
+                    return (
+                        f"the other side of rule 2 skips it: D(x_i, M_p) = {fmt(c)} > "
+                        f"B + D(x, M_p) = {fmt(b)} + {fmt(d)} = {fmt(b + d)} (leaf node "
+                        f"{int(row['node'])})",
+                        "far",
+                    )
+                return (
+                    f"rule 2 skips it: D(x, M_p) = {fmt(d)} > B + D(x_i, M_p) = "
+                    f"{fmt(b)} + {fmt(c)} = {fmt(b + c)} (leaf node {int(row['node'])})",
+                    "near",
+                )
+        pruned = {int(row["node"]): row for row in self.steps.pruned}
+        for p in self.path(self.leaf_of[s]):
+            if p in pruned:
+                row = pruned[p]
+                d, b, r = row["distance"], row["bound"], row["radius"]
+                inside = "" if p == self.leaf_of[s] else f", above X[{s}]'s leaf"
+                return (
+                    f"rule 1 prunes node {p}{inside}: D(x, M_p) = {fmt(d)} > B + r_p = "
+                    f"{fmt(b)} + {fmt(r)} = {fmt(b + r)}",
+                    "rule 1",
+                )
+        return None
+
+    def extra(self, where, t, ref_evaluated, r, s, B, hint):
+        """The student computed D(x, x_s), which the rule does not compute here."""
+        rule_next = (
+            f"the rule computes D(x, x_{r}) next (X[{r}])"
+            if r is not None
+            else "the rule's search ends here"
+        )
+        if s in ref_evaluated[:t].tolist():
+            text = f"the rule computed D(x, x_{s}) once already, at evaluation "
+            text += f"{ref_evaluated[:t].tolist().index(s) + 1}"
+            hint = hint or "Compute each D(x, x_i) once: each leaf is searched once."
+        else:
+            found = self.why_not(s, B)
+            if found is None:  # the rule evaluates it later
+                text, kind = f"the rule computes D(x, x_{s}) later", None
+            else:
+                text, kind = found
+            if hint is not None:
+                pass
+            elif kind == "near":
+                hint = (
+                    "Apply rule 2 before computing D(x, x_i): skip x_i when D(x, M_p) > "
+                    "B + D(x_i, M_p), with B as it is at that moment."
+                )
+            elif kind == "far":
+                hint = (
+                    "Rule 2 has two sides: D(x, x_i) >= |D(x, M_p) - D(x_i, M_p)|, so "
+                    "x_i is skipped when D(x_i, M_p) > B + D(x, M_p) too."
+                )
+            elif kind == "rule 1":
+                hint = (
+                    "Apply rule 1 to each child when its turn comes, with the current "
+                    "B: drop it when D(x, M_p) > B + r_p."
+                )
+        return Divergence(
+            where,
+            f"{rule_next}; your function computed D(x, x_{s}) = {fmt(self.D[s])} for "
+            f"X[{s}], but {text}.",
+            hint,
+        )
+
+    def missing(self, where, t, ref_evaluated, r, s, B, hint):
+        """The rule computes D(x, x_r) here; the student did not (yet)."""
+        leaf = self.leaf_of[r]
+        d = self.d_node(leaf)
+        c = self.sample(r)
+        entered = {int(row["node"]): row for row in self.steps.entered}
+        checks = []
+        for p in self.path(leaf):
+            b = float(entered[p]["bound"])
+            dp = float(entered[p]["distance"])
+            checks.append(
+                f"node {p}: D(x, M_p) = {fmt(dp)} <= B + r_p = {fmt(b)} + "
+                f"{fmt(self.radii[p])} = {fmt(b + self.radii[p])}"
+            )
+        keeps = (
+            f"rule 1 kept its nodes when their turn came ({'; '.join(checks)}); and "
+            f"now rule 2 keeps X[{r}]: "
+            f"D(x, M_p) = {fmt(d)} <= B + D(x_i, M_p) = {fmt(B + c)} and "
+            f"D(x_i, M_p) = {fmt(c)} <= B + D(x, M_p) = {fmt(B + d)}"
+        )
+        if s is None:
+            yours = f"your function stopped after {t} evaluations"
+        else:
+            yours = f"your function computed D(x, x_{s}) for X[{s}] instead"
+        later = s is not None and s in ref_evaluated[t:].tolist()
+        if hint is None and later and self.leaf_of.get(s) == leaf:
+            hint = (
+                "Take a leaf's samples in the order given, increasing D(x_i, M_p) "
+                "(members[p]), checking rule 2 for each."
+            )
+        elif hint is None and later:
+            hint = self.order_hint(leaf, self.leaf_of[s])
+        return Divergence(
+            where,
+            f"the rule computes D(x, x_{r}) = {fmt(self.D[r])} for X[{r}] in leaf "
+            f"node {leaf}: {keeps};\n{yours}.",
+            hint,
+        )
+
+    def order_hint(self, a, b):
+        """The hint when leaf ``b`` was searched before leaf ``a``."""
+        pa, pb = self.path(a), self.path(b)
+        for u, v in zip(pa, pb):
+            if u != v:
+                return (
+                    "Visit the children nearest first: node "
+                    f"{u} (D(x, M_p) = {fmt(self.d_node(u))}) comes before node {v} "
+                    f"(D(x, M_p) = {fmt(self.d_node(v))}), siblings under node "
+                    f"{int(self.parent[u])}."
+                )
+        return "Visit the children nearest first, in increasing D(x, M_p)."
+
+
+def _search(walk, rule1="course", rule2="both", nearest_first=True, update=True):
+    """The evaluations of a search with one of the classic mistakes, on the tree
+    of ``walk``: only to recognise a student's mistake (the reference is
+    `BranchBoundTree.explain`)."""
+    evaluated, state = [], {"B": np.inf, "nn": -1}
+
+    def prunes(p):
+        d, B = walk.d_node(p), state["B"]
+        return d > B + walk.radii[p] if rule1 == "course" else d > B
+
+    def skips(d, c):
+        B = state["B"]
+        near, far = d > B + c, c > B + d
+        return {
+            "both": near or far,
+            "course": near,
+            "far": far,
+            "sum": d + c > B,
+        }[rule2]
+
+    def visit(node):
+        kids = np.asarray(walk.children[node], dtype=np.intp)
+        if len(kids) == 0:
+            d = walk.d_node(node)
+            for i, c in zip(walk.members[node], walk.to_center[node]):
+                if skips(d, c):
+                    continue
+                evaluated.append(int(i))
+                if walk.D[i] < state["B"] or (
+                    walk.D[i] == state["B"] and i < state["nn"]
+                ):
+                    state["nn"] = int(i)
+                    if update:
+                        state["B"] = walk.D[i]
+            return
+        if nearest_first:
+            kids = kids[np.argsort([walk.d_node(p) for p in kids], kind="stable")]
+        for p in kids:
+            if not prunes(int(p)):
+                visit(int(p))
+
+    visit(0)
+    return evaluated
+
+
+# The classic mistakes of the search, and what the report says of each.
+_MISTAKES = {
+    (("rule1", "no r_p"),): (
+        "Rule 1 is D(x, M_p) > B + r_p: a node whose mean is farther than B may still "
+        "hold a sample nearer than B (up to r_p from M_p); you seem to prune when "
+        "D(x, M_p) > B, without r_p."
+    ),
+    (("rule2", "sum"),): (
+        "Rule 2 with the wrong side of the triangle inequality: x_i is skipped when "
+        "D(x, M_p) > B + D(x_i, M_p) (or D(x_i, M_p) > B + D(x, M_p)), not when "
+        "D(x, M_p) > B - D(x_i, M_p), which skips samples that may be nearer than B."
+    ),
+    (("rule2", "far"),): (
+        "Rule 2 with only the other side of the triangle inequality: skip x_i when "
+        "D(x, M_p) > B + D(x_i, M_p) (the course's rule 2) as well as when "
+        "D(x_i, M_p) > B + D(x, M_p)."
+    ),
+    (("rule2", "course"),): (
+        "Rule 2 has two sides: D(x, x_i) >= |D(x, M_p) - D(x_i, M_p)|, so x_i is "
+        "skipped when D(x_i, M_p) > B + D(x, M_p) too (the course's step 6° writes "
+        "only the first; this search uses both)."
+    ),
+    (("nearest_first", False),): (
+        "Visit the children nearest first, in increasing D(x, M_p), not in the order "
+        "they are listed: the nearest node most likely holds the nearest neighbour, "
+        "and the B it gives prunes the others."
+    ),
+    (("update", False),): (
+        "You do not update B: whenever D(x, x_i) < B, set NN = i and B = D(x, x_i); "
+        "with B = ∞ the rules prune nothing."
+    ),
+}
+
+
+# -- 3. Wilson editing ---------------------------------------------------------------
+
+
+class WilsonEditingExercise(Exercise):
+    name = "wilson_editing"
+    title = "Wilson editing with the k-NN rule"
+    chapter = "neighbors"
+    signature = "X, labels, k=3"
+    doc = """
+    Edit the training set by Wilson's rule: remove the samples that the k-NN rule
+    of the other samples misclassifies.
+
+    Each sample x_j is classified by its k nearest OTHER samples (leave-one-out:
+    x_j is not its own neighbour; a duplicate of it at distance 0 is a neighbour),
+    with the k-NN rule of the course: euclidean distance, equal distances taken
+    by the lower index, and on equal votes the class with the lowest index.  All
+    the decisions are made on the original set; then every misclassified sample
+    (whose vote differs from θ_j) is removed, all at once.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The samples x_j, one per row.
+    labels : ndarray of int of shape (n_samples,)
+        θ_j, the class of each sample: 0 for ω₁ up to c - 1.
+    k : int
+        The number of neighbours.
+
+    Returns
+    -------
+    kept : ndarray of int
+        The indices j of the samples kept, in increasing order.
+    """
+
+    def cases(self, rng):
+        X = np.array(
+            [[0.0], [1.0], [2.0], [2.1], [3.0], [5.0], [5.5], [7.0], [8.0], [9.0]]
+        )
+        labels = np.array([0, 0, 0, 1, 0, 1, 0, 1, 1, 1])
+        cases = [
+            Case(
+                "two classes on a line, a sample of ω₂ among ω₁ and two on the border",
+                {"X": X, "labels": labels, "k": 3},
+            )
+        ]
+        for number, (k, n_classes, grid) in enumerate(
+            [(3, 2, False), (3, 3, True), (1, 2, False), (4, 2, True), (5, 3, False)],
+            start=1,
+        ):
+            X, labels = _blobs(rng, n_classes, int(rng.integers(5, 9)), grid=grid)
+            ties = ", equal distances" if grid else ""
+            cases.append(
+                Case(
+                    f"random case {number}: {len(X)} samples, {n_classes} overlapping "
+                    f"classes, k = {k}{ties}",
+                    {"X": X, "labels": labels, "k": k},
+                )
+            )
+        return cases
+
+    def reference(self, X, labels, k):
+        kept, history = edit(X, labels, n_neighbors=k, return_history=True)
+        return kept, history
+
+    def compare(self, args, expected, got):
+        X, labels, k = args["X"], args["labels"], args["k"]
+        kept = _indices(got, "kept")
+        if isinstance(kept, Divergence):
+            return kept
+        ref_kept, history = expected
+        if len(kept) > 1 and np.any(np.diff(kept) <= 0):
+            if set(kept.tolist()) == set(ref_kept.tolist()):
+                return Divergence(
+                    "what your function returned",
+                    f"Your kept holds the right samples but not in increasing order: "
+                    f"{fmt(kept)}.",
+                    "Return np.sort(kept).",
+                )
+        yours, rule = set(kept.tolist()), set(ref_kept.tolist())
+        if yours == rule:
+            return None
+        differing = sorted(yours ^ rule)
+        j = differing[0]
+        if not 0 <= j < len(X):
+            return Divergence(
+                "what your function returned", f"kept holds {j}, not a sample index."
+            )
+        _, neighbours = _nearest_others(X, labels, k)
+        counts, winner = _votes(labels[neighbours[j]])
+        removes = j not in rule
+        said = (
+            f"its {k} nearest other samples {_listing(neighbours[j])} vote "
+            f"{_said_votes(counts)} → {omega(winner)}: "
+            + ("misclassified, the rule removes it" if removes else "correct, it stays")
+        )
+        yours_text = "you kept it" if removes else "you removed it"
+        hint = self.variant_hint(X, labels, k, yours, j) or self.hint(
+            X, labels, k, j, winner, history, removes
+        )
+        return Divergence(
+            f"sample X[{j}] of class {omega(labels[j])}",
+            f"{said}; {yours_text}.",
+            hint,
+        )
+
+    @staticmethod
+    def variant_hint(X, labels, k, yours, j):
+        """The hint when the student's kept set is that of a classic mistake."""
+        model = KNeighborsClassifier(n_neighbors=k, algorithm="brute").fit(X, labels)
+        with_self = model.kneighbors(X, return_distance=False)
+        own = {i for i in range(len(X)) if _votes(labels[with_self[i]])[1] == labels[i]}
+        if yours == own:
+            return (
+                f"The sample counted as its own neighbour: X[{j}] is at distance 0 from "
+                f"itself, so its k nearest include it ({_listing(with_self[j])}).  "
+                "Leave it out: classify x_j by its k nearest OTHER samples."
+            )
+        alive = np.ones(len(X), dtype=bool)
+        for i in range(len(X)):
+            rest = np.flatnonzero(alive)
+            rest = rest[rest != i]
+            if len(rest) < k:
+                return None
+            found = rest[
+                BruteForce(X[rest]).query(X[i : i + 1], k, return_distance=False)[0]
+            ]
+            alive[i] = _votes(labels[found])[1] == labels[i]
+        if yours == set(np.flatnonzero(alive).tolist()):
+            gone = [i for i in range(j) if not alive[i]]
+            return (
+                f"You removed samples one by one: {_listing(gone)}, removed before "
+                f"X[{j}] was judged, no longer voted for it.  Make every decision on "
+                "the original set, then remove all the misclassified samples at once."
+            )
+        return None
+
+    def hint(self, X, labels, k, j, winner, history, removes):
+        theta = labels[j]
+        # the sample counted as its own neighbour
+        model = KNeighborsClassifier(n_neighbors=k, algorithm="brute").fit(X, labels)
+        with_self = model.kneighbors(X[j : j + 1], return_distance=False)[0]
+        _, self_winner = _votes(labels[with_self])
+        if (self_winner == theta) == removes and (winner == theta) != removes:
+            return (
+                f"The sample counted as its own neighbour: X[{j}] is at distance 0 "
+                f"from itself, so its k nearest include it ({_listing(with_self)}).  "
+                "Leave it out: classify x_j by its k nearest OTHER samples."
+            )
+        # sequential removal: the samples removed before j no longer vote
+        removed = np.concatenate(history.removed) if history.removed else []
+        gone = {int(i) for i in removed if i < j}
+        rest = np.array([i for i in range(len(X)) if i not in gone and i != j])
+        if gone and len(rest) >= k:
+            found = rest[
+                BruteForce(X[rest]).query(X[j : j + 1], k, return_distance=False)[0]
+            ]
+            counts = np.bincount(labels[found], minlength=int(labels.max()) + 1)
+            if (int(np.argmax(counts)) != theta) != removes:
+                return (
+                    f"You removed samples one by one: {_listing(sorted(gone))}, removed "
+                    f"before X[{j}] was judged, no longer voted for it.  Make every "
+                    "decision on the original set, then remove all the misclassified "
+                    "samples at once."
+                )
+        if not removes:
+            return "Remove only the samples whose vote differs from their class θ_j."
+        return None
+
+
+# -- 4. multi-edit ------------------------------------------------------------------
+
+
+class MultieditExercise(Exercise):
+    name = "multiedit"
+    title = "Multi-edit (Devijver and Kittler), with given random splits"
+    chapter = "neighbors"
+    signature = "X, labels, n_splits=3, seed=0, max_iter=100"
+    doc = """
+    Edit the training set by multi-edit: 1-NN judgements across random splits,
+    round after round.
+
+    Draw the splits exactly so (then your run is the rule's, split for split):
+    rng = np.random.default_rng(seed) once, before the first round; each round,
+    with remaining the sorted indices of the samples still kept,
+    subsets = np.array_split(rng.permutation(remaining), n_splits).
+
+    In a round, every sample of subset i is classified by the 1-NN rule
+    (euclidean) trained on subset (i + 1) mod n_splits (the next one; the last is
+    judged by the first): its nearest sample there, on equal distances the one
+    that comes first in that subset.  A sample whose nearest sample has another
+    class is discarded; the discards take effect after the round (every judging
+    subset is whole).  Rounds repeat until a round discards nothing, or max_iter
+    rounds have run, or fewer than n_splits samples remain.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The samples x_j, one per row.
+    labels : ndarray of int of shape (n_samples,)
+        θ_j, the class of each sample: 0 for ω₁ up to c - 1.
+    n_splits : int
+        The number s of subsets per round.
+    seed : int
+        Seeds the splits, as above.
+    max_iter : int
+        The most rounds.
+
+    Returns
+    -------
+    kept : ndarray of int
+        The indices j of the samples kept, in increasing order.
+    discarded : list of ndarray of int
+        One entry per round run: the indices discarded in that round (any order;
+        the last entry is empty when a round discarding nothing ended the editing).
+    """
+
+    def cases(self, rng):
+        X = np.r_[np.arange(10.0), np.arange(8.0, 18.0)].reshape(-1, 1)
+        labels = np.repeat([0, 1], 10)
+        labels[[2, 15]] = [1, 0]
+        cases = [
+            Case(
+                "two classes on a line that overlap, one mislabelled sample in each",
+                {"X": X, "labels": labels, "n_splits": 2, "seed": 2, "max_iter": 100},
+            )
+        ]
+        for number, (n_splits, n_classes, grid) in enumerate(
+            [(3, 2, False), (2, 3, True), (3, 3, False), (4, 2, True)], start=1
+        ):
+            X, labels = _blobs(rng, n_classes, int(rng.integers(8, 13)), grid=grid)
+            ties = ", equal distances" if grid else ""
+            cases.append(
+                Case(
+                    f"random case {number}: {len(X)} samples, {n_classes} overlapping "
+                    f"classes, s = {n_splits} subsets{ties}",
+                    {
+                        "X": X,
+                        "labels": labels,
+                        "n_splits": n_splits,
+                        "seed": int(rng.integers(0, 1000)),
+                        "max_iter": 100,
+                    },
+                )
+            )
+        return cases
+
+    def reference(self, X, labels, n_splits, seed, max_iter):
+        return multiedit(
+            X,
+            labels,
+            n_splits=n_splits,
+            max_iter=max_iter,
+            random_state=seed,
+            return_history=True,
+        )
+
+    def compare(self, args, expected, got):
+        X, labels, s = args["X"], args["labels"], args["n_splits"]
+        ref_kept, history = expected
+        parts = unpack(got, ("kept", "discarded"))
+        if isinstance(parts, Divergence):
+            return parts
+        kept, discarded = parts
+        if not isinstance(discarded, (list, tuple)):
+            return Divergence(
+                "what your function returned",
+                "discarded must be a list with one entry per round: the samples "
+                f"discarded in it (the rule runs {history.n_rounds} rounds here).",
+            )
+        rounds = []
+        for number, entry in enumerate(discarded):
+            entry = _indices(entry, f"discarded[{number}]")
+            if isinstance(entry, Divergence):
+                return entry
+            rounds.append(set(entry.tolist()))
+        for r, record in enumerate(history.rounds):
+            if r == len(rounds):
+                return self.stopped(r, history)
+            rule = set(np.concatenate(record.discarded).tolist())
+            if rounds[r] != rule:
+                return self.wrong_round(r, record, rule, rounds[r], X, labels, s)
+        if len(rounds) > history.n_rounds:
+            last = history.rounds[-1]
+            n_last = len(np.concatenate(last.discarded))
+            why = (
+                "it discarded nothing"
+                if n_last == 0
+                else "max_iter rounds ran, or fewer than n_splits samples remain"
+            )
+            return Divergence(
+                f"the end of round {history.n_rounds}",
+                f"The rule stops after round {history.n_rounds}: {why}; your function "
+                f"went on to {len(rounds)} rounds.",
+                "Stop after the first round that discards nothing (or after max_iter "
+                "rounds).",
+            )
+        kept = _indices(kept, "kept")
+        if isinstance(kept, Divergence):
+            return kept
+        if not np.array_equal(kept, ref_kept):
+            return Divergence(
+                "the samples kept",
+                f"Your rounds are the rule's, which keeps {_listing(ref_kept)}; your "
+                f"kept is {_listing(kept)}.",
+                "Return the sorted indices of the samples never discarded.",
+            )
+        return None
+
+    def stopped(self, r, history):
+        before = len(np.concatenate(history.rounds[r - 1].discarded)) if r else 0
+        return Divergence(
+            f"the end of round {r}",
+            f"Round {r} discarded {before} samples, so the rule runs round {r + 1} "
+            f"(it runs {history.n_rounds} rounds here, the last discarding nothing); "
+            f"your function stopped after round {r}.",
+            "Repeat the rounds until a round discards nothing (or max_iter rounds "
+            "ran): one round is not enough, the next split judges what is left "
+            "anew.",
+        )
+
+    def wrong_round(self, r, record, rule, yours, X, labels, s):
+        subsets = record.subsets
+        for i, judged in enumerate(subsets):
+            judge = subsets[(i + 1) % s]
+            for j in judged.tolist():
+                if (j in rule) == (j in yours):
+                    continue
+                m, dm = _nearest_in(X, j, judge)
+                discards = j in rule
+                verdict = (
+                    f"class {omega(labels[m])} ≠ {omega(labels[j])}: misclassified, "
+                    "the rule discards it; you kept it"
+                    if discards
+                    else f"class {omega(labels[m])} too: correct, it stays; you "
+                    "discarded it"
+                )
+                split = "; ".join(
+                    f"subset {n + 1}: {_listing(sub)}" for n, sub in enumerate(subsets)
+                )
+                message = (
+                    f"Round {r + 1} splits the remaining samples into {split}.\n"
+                    f"X[{j}] of class {omega(labels[j])} is in subset {i + 1}, judged "
+                    f"by subset {(i + 1) % s + 1}: its nearest sample there is X[{m}] "
+                    f"at distance {fmt(dm)}, of {verdict}."
+                )
+                hint = self.hint(X, labels, j, judged, subsets, i, s, discards)
+                return Divergence(
+                    f"round {r + 1}, sample X[{j}] of class {omega(labels[j])}",
+                    message,
+                    hint,
+                )
+        j = min(yours - set(np.concatenate(subsets).tolist()))
+        return Divergence(
+            f"round {r + 1}",
+            f"You discarded X[{j}] in round {r + 1}, but it was no longer there: "
+            "an earlier round discarded it.",
+            "Each round splits only the samples still kept.",
+        )
+
+    def hint(self, X, labels, j, judged, subsets, i, s, discards):
+        others = np.array([m for m in judged.tolist() if m != j])
+        if len(others):
+            m, _ = _nearest_in(X, j, others)
+            if (labels[m] != labels[j]) != discards:
+                return (
+                    "You classified each subset with itself (leave-one-out): subset i "
+                    "is judged by the 1-NN rule of the NEXT subset, (i + 1) mod s, so "
+                    "that no sample is judged by a classifier trained with its own "
+                    "subset."
+                )
+        previous = subsets[(i - 1) % s]
+        m, _ = _nearest_in(X, j, previous)
+        if s > 2 and (labels[m] != labels[j]) != discards:
+            return (
+                "You judged subset i by the previous subset; the rule uses the next "
+                "one, (i + 1) mod s."
+            )
+        return (
+            "Check your split first: rng = np.random.default_rng(seed) once, and "
+            "each round np.array_split(rng.permutation(remaining), n_splits) with "
+            "remaining sorted."
+        )
+
+
+def _nearest_in(X, j, among):
+    """The nearest sample to X[j] among ``among`` (first on a tie), by patrec's 1-NN
+    search, and its distance."""
+    among = np.asarray(among, dtype=np.intp)
+    distance, found = BruteForce(X[among]).query(X[j : j + 1], k=1)
+    return int(among[found[0, 0]]), float(distance[0, 0])
+
+
+# -- 5. Hart's condensing -----------------------------------------------------------
+
+
+class HartCondensingExercise(Exercise):
+    name = "hart_condensing"
+    title = "Hart's condensed nearest neighbour (CNN)"
+    chapter = "neighbors"
+    signature = "X, labels"
+    doc = """
+    Condense the training set by Hart's rule: keep a store X_S on which the 1-NN
+    rule classifies every training sample correctly.
+
+    The store X_S starts with the first sample, X[0]; all the others are in X_G.
+    A pass visits the samples of X_G in the order of their index; a sample whose
+    nearest sample in the store (euclidean; on equal distances, the one stored
+    first) has another class is misclassified and moves into the store at once,
+    so that the samples visited after it see it.  Passes repeat until a pass moves
+    nothing.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The samples x_j, one per row.
+    labels : ndarray of int of shape (n_samples,)
+        θ_j, the class of each sample: 0 for ω₁ up to c - 1.
+
+    Returns
+    -------
+    store : list of int
+        The indices of the stored samples, in the order they entered the store
+        (0 first).
+    """
+
+    def cases(self, rng):
+        X = np.array(
+            [[0.0], [9.0], [1.0], [8.0], [4.0], [5.0], [3.0], [6.0], [2.0], [7.0]]
+        )
+        labels = np.array([0, 1, 0, 1, 0, 1, 1, 0, 0, 1])
+        cases = [
+            Case(
+                "two classes on a line that interleave: more than one pass",
+                {"X": X, "labels": labels},
+            )
+        ]
+        for number, (n_classes, grid) in enumerate(
+            [(2, False), (3, True), (2, True), (3, False)], start=1
+        ):
+            X, labels = _blobs(rng, n_classes, int(rng.integers(6, 10)), grid=grid)
+            ties = ", equal distances" if grid else ""
+            cases.append(
+                Case(
+                    f"random case {number}: {len(X)} samples, {n_classes} overlapping "
+                    f"classes{ties}",
+                    {"X": X, "labels": labels},
+                )
+            )
+        return cases
+
+    def reference(self, X, labels):
+        _, history = condense(X, labels, return_history=True)
+        return history
+
+    def compare(self, args, expected, got):
+        X, labels = args["X"], args["labels"]
+        store = _indices(got, "store")
+        if isinstance(store, Divergence):
+            return store
+        history = expected
+        stored = history.stored
+        # the pass in which each stored sample entered (0: the first sample)
+        passes = np.concatenate(
+            [np.zeros(len(history.seeds), dtype=int)]
+            + [np.full(len(p), n + 1) for n, p in enumerate(history.passes)]
+        )
+        for t in range(max(len(store), len(stored))):
+            r = int(stored[t]) if t < len(stored) else None
+            s = int(store[t]) if t < len(store) else None
+            if r != s:
+                return self.diverged(X, labels, stored, passes, t, r, s)
+        return None
+
+    @staticmethod
+    def whole_nearest(X, j):
+        """The nearest other training sample of X[j]."""
+        return _nearest_in(X, j, np.array([i for i in range(len(X)) if i != j]))
+
+    def whole_set(self, X, labels, r, s):
+        """Whether comparing with the whole training set explains keeping X[r] out
+        (and storing X[s] instead)."""
+        if labels[self.whole_nearest(X, r)[0]] != labels[r]:
+            return False
+        return s is None or labels[self.whole_nearest(X, s)[0]] != labels[s]
+
+    def diverged(self, X, labels, stored, passes, t, r, s):
+        if t == 0:
+            return Divergence(
+                "the start",
+                f"The store starts with the first sample, X[0]; yours starts with "
+                f"{'nothing' if s is None else f'X[{s}]'}.",
+                "Put X[0] into the store before the first pass.",
+            )
+        if s is not None and not 0 <= s < len(X):
+            return Divergence("the store", f"Your store holds {s}, not a sample index.")
+        store = stored[:t]
+        last, p_last = int(stored[t - 1]), int(passes[t - 1])
+        n_passes = int(passes.max()) + 1  # the last pass moves nothing
+
+        def visit(j):  # (pass, index) of the rule's next visit of j after `last`
+            if p_last == 0:
+                return (1, j)
+            return (p_last, j) if j > last else (p_last + 1, j)
+
+        if s is not None and s in set(store.tolist()):
+            return Divergence(
+                f"store position {t + 1}",
+                f"X[{s}] is in the store already (position "
+                f"{store.tolist().index(s) + 1}); your store lists it again.",
+                "A pass visits only the samples not yet stored (X_G).",
+            )
+        if s is not None and (r is None or visit(s) < (int(passes[t]), r)):
+            p, _ = visit(s)
+            m, dm = _nearest_in(X, s, store)
+            where = f"pass {p}, sample X[{s}] of class {omega(labels[s])}"
+            message = (
+                f"its nearest stored sample is X[{m}] at distance {fmt(dm)}, of class "
+                f"{omega(labels[m])} too: correctly classified, it stays in X_G; you "
+                f"moved it into the store (the store then: {_listing(store)})."
+            )
+            others = np.array([j for j in range(len(X)) if j != s])
+            w, _ = _nearest_in(X, s, others)
+            if labels[w] != labels[s]:
+                hint = (
+                    f"You compared with the whole training set (its nearest sample "
+                    f"X[{w}] is of class {omega(labels[w])}) instead of the store X_S: "
+                    "a sample is judged by the 1-NN rule of the stored samples only."
+                )
+            else:
+                hint = (
+                    "Store only the misclassified samples: a sample whose nearest "
+                    "stored sample has its own class stays in X_G."
+                )
+            return Divergence(where, message, hint)
+        p = int(passes[t])
+        m, dm = _nearest_in(X, r, store)
+        where = f"pass {p}, sample X[{r}] of class {omega(labels[r])}"
+        yours = (
+            f"you stored X[{s}] next"
+            if s is not None
+            else "your function stopped, with the store " + _listing(store)
+        )
+        message = (
+            f"its nearest stored sample is X[{m}] at distance {fmt(dm)}, of class "
+            f"{omega(labels[m])}: misclassified, it moves into the store; {yours}."
+        )
+        hint = None
+        if s is None and p > p_last:
+            hint = (
+                f"Condensing goes on until a pass moves nothing: pass {p_last} still "
+                f"moved samples, so the rule runs pass {p} (and {n_passes} passes "
+                "in all, the last moving nothing).  One pass is not enough: a sample "
+                "visited early may be misclassified by the store that grew after it."
+            )
+        elif self.whole_set(X, labels, r, s):
+            w = self.whole_nearest(X, r)[0]
+            hint = (
+                f"Its nearest sample in the whole training set, X[{w}], has its class; "
+                "you compared with the whole training set instead of the store X_S: a "
+                "sample is judged by the 1-NN rule of the stored samples only."
+            )
+        elif s is not None and labels[_nearest_in(X, s, store)[0]] == labels[s]:
+            hint = (
+                f"Store only the misclassified samples: X[{s}], which you stored, has a "
+                "nearest stored sample of its own class (correctly classified), while "
+                f"X[{r}] is misclassified: your test seems inverted."
+            )
+        return Divergence(where, message, hint)

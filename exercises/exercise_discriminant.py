@@ -4,14 +4,14 @@ Exercises: Fisher's discriminant and QDA
 
 Sections 4.1 and 4.3 of the course, in your own code: the scatter matrices and the
 projection of the multiclass Fisher discriminant, and the class Gaussians and
-quadratic discriminants of QDA.  The rules are stated in the :ref:`discriminant`
-guide, in the course's :ref:`notation`.  A check compares your matrices with
-patrec's one at a time, in the order the method builds them, and names the first
-that differs and the classic mistake it looks like.
+quadratic discriminants of QDA.  The rules are stated in the :ref:`Discriminants
+<discriminant>` guide, in the course's :ref:`notation <notation>`.  A check compares
+your matrices with patrec's one at a time, in the order the method builds them, and
+names the first that differs and the classic mistake it looks like.
 """
 
 # %%
-import numpy as np  # noqa: F401 (your functions below use it)
+import numpy as np
 
 from patrec.exercises import check, template
 

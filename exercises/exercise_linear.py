@@ -3,21 +3,21 @@ Exercises: multi-category linear classifiers
 ============================================
 
 Section 4.1 of the course, in your own code: the perceptron on augmented vectors,
-the multi-class linear machine and Kesler's construction behind it, and the
-decoding of error-correcting output codes.  For each one: read the task (the
-docstring of its template), fill in the function in the cell below it, and run the
-check.  The rules are stated in the :ref:`linear` guide, in the course's
-:ref:`notation`.
+the multi-class linear machine and Kesler's construction behind it, and the decoding
+of error-correcting output codes.  For each one: read the task (the docstring of its
+template), fill in the function in the cell below it, and run the check.  The rules
+are stated in the :ref:`Multi-category linear machines <linear>` guide, in the
+course's :ref:`notation`.
 
 A check runs your function on the course's worked example and on random cases, and
 compares every step with patrec's recorded training (``history_``): when your
 weights first differ, the report names the epoch, the sample and its class, what the
-rule does there and what your function did.  Below, each check runs on the
-template itself, so it reports that the function is not written yet.
+rule does there and what your function did.  Below, each check runs on the template
+itself, so it reports that the function is not written yet.
 """
 
 # %%
-import numpy as np  # noqa: F401 (your functions below use it)
+import numpy as np
 
 from patrec.exercises import check, template
 

@@ -5,7 +5,8 @@ Exercises: nearest neighbours, editing and condensing
 Section 4.5 of the course, in your own code: the k-NN rule, the branch-and-bound
 search for the nearest neighbour, Wilson's editing, multi-edit and Hart's
 condensing; then the chapter's questions to discuss.  The rules are stated in the
-:ref:`neighbors` and :ref:`editing` guides, in the course's :ref:`notation`.
+:ref:`Nearest neighbours <neighbors>` and :ref:`Editing and condensing <editing>`
+guides, in the course's :ref:`notation <notation>`.
 
 The checks follow the algorithms step by step: the search's distance evaluations in
 order (from :meth:`~patrec.neighbors.BranchBoundTree.explain`), the samples editing
@@ -13,7 +14,7 @@ removes, each round of multi-edit, the order in which condensing stores samples.
 """
 
 # %%
-import numpy as np  # noqa: F401 (your functions below use it)
+import numpy as np
 
 from patrec.exercises import check, template
 

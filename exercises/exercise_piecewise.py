@@ -3,13 +3,14 @@ Exercises: the minimum-distance classifier
 ==========================================
 
 Section 4.4 of the course, in your own code: classify by the nearest subclass mean.
-The rule is stated in the :ref:`piecewise` guide, in the course's :ref:`notation`.
-The check compares your discriminants :math:`g_i(\mathbf{x})` with patrec's, sample
-by sample and class by class, then the decisions, and names the first that differs.
+The rule is stated in the :ref:`Piecewise-linear and minimum-distance classifiers
+<piecewise>` guide, in the course's :ref:`notation <notation>`. The check compares
+your discriminants :math:`g_i(\mathbf{x})` with patrec's, sample by sample and class
+by class, then the decisions, and names the first that differs.
 """
 
 # %%
-import numpy as np  # noqa: F401 (your function below uses it)
+import numpy as np
 
 from patrec.exercises import check, template
 

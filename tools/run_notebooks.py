@@ -36,6 +36,8 @@ def run(path, timeout):
             client.execute()
         except CellExecutionError as error:
             return str(error).strip().splitlines()[-1]
+        except Exception as error:  # the kernel did not start, a timeout ...
+            return f"{type(error).__name__}: {error}"
     return None
 
 

@@ -12,6 +12,7 @@ only when every case passed, printed as text in a terminal and as HTML in a note
 
 import copy
 import html
+import textwrap
 import traceback
 import warnings
 
@@ -102,7 +103,7 @@ class Exercise:
 
     def template(self):
         """A stub of the student's function: its signature, docstring and body."""
-        doc = self.doc.strip("\n")
+        doc = textwrap.indent(textwrap.dedent(self.doc).strip("\n"), "    ").lstrip()
         return (
             f"import numpy as np\n\n\ndef {self.name}({self.signature}):\n"
             f'    """{doc}\n    """\n'
@@ -237,10 +238,15 @@ def _run_case(exercise, function, case):
     except Exception as error:  # the student's error is the finding
         frames = traceback.extract_tb(error.__traceback__)
         line = f" (line {frames[-1].lineno} of {frames[-1].name})" if frames else ""
+        said = f": {error}" if str(error) else ""
+        if isinstance(error, NotImplementedError):
+            hint = "Your function is not written yet: replace the template's body."
+        else:
+            hint = "Run it on these inputs yourself: " + _describe_args(case.args)
         return Divergence(
             "the call",
-            f"Your function raised {type(error).__name__}: {error}{line}.",
-            "Run it on these inputs yourself: " + _describe_args(case.args),
+            f"Your function raised {type(error).__name__}{said}{line}.",
+            hint,
         )
     for name, value in case.args.items():
         if not _same(value, given[name]):

@@ -18,6 +18,11 @@ def sub(number):
     return str(number).translate(_SUBSCRIPTS)
 
 
+def ordinal(number):
+    """1st, 2nd, 3rd, 4th ..."""
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")
+
+
 def omega(index):
     """The class of code index ``index``: ω₁ for 0."""
     return "ω" + sub(int(index) + 1)

@@ -13,7 +13,7 @@ from scipy import linalg
 
 from ..discriminant import QDA, FisherLDA
 from ._checking import Case, Divergence, Exercise
-from ._notation import as_array, close, fmt, omega, sub, unpack
+from ._notation import as_array, close, fmt, omega, ordinal, sub, unpack
 
 __all__ = ["FisherLDAExercise", "QDAExercise"]
 
@@ -393,9 +393,7 @@ def _eigen_failure(S_w, S_b, w, lam):
 
 def _ordinal(number):
     """ "largest" for 1, "2nd largest" for 2 ..."""
-    if number == 1:
-        return "largest"
-    return {2: "2nd", 3: "3rd"}.get(number, f"{number}th") + " largest"
+    return "largest" if number == 1 else f"{ordinal(number)} largest"
 
 
 class QDAExercise(Exercise):

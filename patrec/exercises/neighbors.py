@@ -21,7 +21,7 @@ from ..neighbors import (
     multiedit,
 )
 from ._checking import Case, Divergence, Exercise
-from ._notation import as_array, fmt, omega, sub, unpack
+from ._notation import as_array, fmt, omega, ordinal, sub, unpack
 
 __all__ = [
     "BranchBoundExercise",
@@ -222,7 +222,7 @@ class KNNExercise(Exercise):
             j = strangers[0]
             kth = D[ref[-1]]
             if np.isclose(D[j], kth) and j > ref[-1]:
-                relation = f"= the {_ordinal(k)} nearest's {fmt(kth)}, but X[{ref[-1]}]"
+                relation = f"= the {ordinal(k)} nearest's {fmt(kth)}, but X[{ref[-1]}]"
                 relation += " has the lower index"
                 hint = hint or (
                     "Equal distances go to the lower index: sort stably (np.argsort(d, "
@@ -230,7 +230,7 @@ class KNNExercise(Exercise):
                     "one with the lower j comes first."
                 )
             else:
-                relation = f"> the {_ordinal(k)} nearest's {fmt(kth)}"
+                relation = f"> the {ordinal(k)} nearest's {fmt(kth)}"
             yours_text = (
                 f"yours include X[{j}] at distance {fmt(D[j])} {relation}"
                 f" (yours: {_listing(yours)})"
@@ -282,10 +282,6 @@ class KNNExercise(Exercise):
             f"votes {said} → {omega(winner)}; you said {yours_class}.",
             hint,
         )
-
-
-def _ordinal(n):
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 # -- 2. the branch-and-bound search -------------------------------------------------

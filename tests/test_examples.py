@@ -355,3 +355,24 @@ def test_every_frame_of_an_animation_is_checked(tmp_path):
     )
     problems = runner.run(script)
     assert len(problems) == 1 and "frame 3: " in problems[0], problems
+
+
+def test_the_dask_example_says_so_when_dask_is_missing(tmp_path):
+    """Built without Dask, the sharded k-NN page shows a sentence saying so (and a
+    figure holding it), not a placeholder."""
+    script = ROOT / "examples" / "neighbors" / "plot_sharded_knn.py"
+    hide_dask = (
+        "import runpy, sys\n"
+        "sys.modules['dask'] = sys.modules['distributed'] = None\n"
+        f"sys.argv = [{str(RUNNER)!r}, {str(script)!r}]\n"
+        f"runpy.run_path({str(RUNNER)!r}, run_name='__main__')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", hide_dask],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Dask is not installed" in result.stdout

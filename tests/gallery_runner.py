@@ -230,13 +230,13 @@ def run(script, save_dir=None):
                 f"{where}: {problem}"
                 for problem in empty_axes_problems(figure) + label_problems(figure)
             ]
+            if save_dir is not None:
+                figure.savefig(pathlib.Path(save_dir) / f"{script.stem}_{captured}.png")
             if figure in animated:  # every later frame keeps its labels and legend
                 problems += [
                     f"{where}: {problem}"
                     for problem in animation_frame_problems(animations[figure])
                 ]
-            if save_dir is not None:
-                figure.savefig(pathlib.Path(save_dir) / f"{script.stem}_{captured}.png")
         plt.close("all")
     if captured == 0:
         problems.append(f"{script.name}: no figure was drawn")

@@ -43,9 +43,13 @@ TITLES = {
     "(CPU time)",
     "knn_predict_memory": "k-NN classifier, predict: time and extra memory",
     "condense": "Condensing (Hart) against imbalanced-learn",
+    "condense growth exponent": "Condensing: how the time grows with n",
     "edit": "Editing (Wilson) against imbalanced-learn",
+    "edit growth exponent": "Editing: how the time grows with n",
     "repeated_edit": "Repeated editing against imbalanced-learn",
-    "multiedit": "Multi-edit against imbalanced-learn",
+    "repeated_edit growth exponent": "Repeated editing: how the time grows with n",
+    "multiedit": "Multi-edit against imbalanced-learn's AllKNN",
+    "multiedit growth exponent": "Multi-edit: how the time grows with n",
     "fisher_lda_fit_predict": "Fisher LDA, fit and predict",
     "qda_fit_predict": "QDA, fit and predict",
     "linear_machine_fit_vs_perceptron": "Linear machine against scikit-learn's "
@@ -133,6 +137,7 @@ HEADERS = {
     "max_probability_difference": "largest probability difference",
     "patrec_exponent": "patrec growth exponent",
     "reference_exponent": "reference growth exponent",
+    "sizes": "n",
     "load_average": "load average",
     "auto_choice": "auto's choice",
     "n_queries": "queries",
@@ -302,7 +307,14 @@ def ratio_definitions(records):
     )
 
 
+def _shown(value):
+    """Whether a measured value exists (not missing, not NaN: a reference not run)."""
+    return value is not None and value == value and value != ""
+
+
 def _cell(value):
+    if isinstance(value, list):
+        return ", ".join(_cell(item) for item in value)
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, int) and value >= 1_000:
@@ -341,7 +353,11 @@ def _table_rows(rows):
     """Header and cells of one benchmark's full table."""
     params, extras = _columns(rows)
     hidden = LEFT_TO_CSV.get(rows[0]["benchmark"], set())
-    extras = [key for key in extras if key not in hidden]
+    extras = [
+        key
+        for key in extras
+        if key not in hidden and any(_shown(record.get(key)) for record in rows)
+    ]
     # the ratio (what to read) right after the workload, then the rest in order
     extras = ["ratio"] + [key for key in extras if key != "ratio"]
     header = [_header(key) for key in params + extras]
@@ -350,7 +366,7 @@ def _table_rows(rows):
         cells = [_cell(record["params"].get(key, "")) for key in params]
         for key in extras:
             value = record.get(key)
-            if value is None or value == "":
+            if not _shown(value):
                 cells.append("–")
             elif key == "ratio":
                 cells.append(f"**{_ratio(value)}**")

@@ -239,6 +239,8 @@ def _describe(record):
             parts.append(str(value))
         elif key in ("d", "k", "n"):
             parts.append(f"{key} = {value:,}".replace(",", NBSP))
+        elif key == "n_classes":
+            parts.append(f"{value} classes")
     return ", ".join(parts)
 
 

@@ -40,7 +40,8 @@ longest):
 Filters: ``--quick`` (smaller sizes), ``--dims=2,8``, ``--n=10000,100000``,
 ``--k=1,5``, ``--kinds=uniform,clustered``, ``--dtypes=float32``,
 ``--queries=separate,self`` restrict the grid (``--dims`` also the table,
-``--kinds``, ``--dims`` and ``--n`` the auto section); ``--self-queries=5000``
+``--kinds``, ``--dims`` and ``--n`` the auto section); ``--repeats=15`` times the
+table's calls in 15 interleaved rounds rather than 3; ``--self-queries=5000``
 takes fewer evenly spaced training points as self queries (the JSON line records
 how many), for cells where the peers would take hours.
 Single thread unless stated: ``_common`` limits BLAS and OpenMP, scikit-learn-intelex
@@ -222,7 +223,8 @@ def table():
         rng = np.random.default_rng(d)
         data = make_data(kind, n_train + n_queries, d, rng)
         X, Q = data[:n_train], data[n_train:]
-        results, algorithm = _search_case(X, Q, (1, 5))
+        repeats = (_option("repeats", int) or [3])[0]
+        results, algorithm = _search_case(X, Q, (1, 5), repeats=repeats)
         params = {"data": kind, "d": d, "n_train": n_train, "n_queries": n_queries}
         for k, times in results.items():
             for mine in ("tree", "auto"):

@@ -84,17 +84,12 @@ html_theme_options = {
     "header_links_before_dropdown": 8,
 }
 
-# -- Performance tables, from the JSON lines of benchmarks/run.py ------------------
-import sys  # noqa: E402
-
-sys.path.insert(0, str(DOCS_DIR))
-from benchmark_tables import write_tables  # noqa: E402
+# -- Performance page, from the JSON lines of benchmarks/run.py --------------------
+# its summary, the ratios its prose states, the full tables and the CSV download
+from benchmark_tables import write_all  # noqa: E402
 from notebook_text import notebook_markdown  # noqa: E402
 
-write_tables(
-    DOCS_DIR / "benchmarks" / "results.jsonl",
-    DOCS_DIR / "benchmarks" / "tables.rst.inc",
-)
+write_all(DOCS_DIR / "benchmarks" / "results.jsonl", DOCS_DIR / "benchmarks")
 
 # -- Gallery ---------------------------------------------------------------------
 sphinx_gallery_conf = {

@@ -39,6 +39,7 @@ COURSE_ORDER = {
         "plot_condensing_animation.py",
         "plot_edited_error.py",
         "plot_choose_k.py",  # 4.5.4 discussion
+        "plot_sharded_knn.py",  # past one process (Dask)
     ],
     "comparison": [
         "plot_compare_breast_cancer.py",

@@ -169,6 +169,7 @@ def test_a_figure_split_across_cells_fails(tmp_path):
         "# %%\n"
         "import matplotlib.pyplot as plt\n"
         "fig, axes = plt.subplots(1, 2)\n"
+        "fig.supxlabel('x'); fig.supylabel('y')\n"
         "axes[0].plot([0, 1]); axes[0].set_title('drawn in the first cell')\n"
         "# %%\n"
         "# The second panel, one cell too late.\n"
@@ -200,6 +201,7 @@ def test_an_animated_figure_is_checked_on_its_first_frame(tmp_path):
         "fig, ax = plt.subplots()\n"
         "ax.set_title('a point moving right')\n"
         "ax.set_xlim(0, 5)\n"
+        "ax.set_xlabel('x'); ax.set_ylabel('y')\n"
         "line, = ax.plot([], [], 'o')\n"
         "def frame(i):\n"
         "    line.set_data([i], [0])\n"
@@ -229,3 +231,148 @@ def test_every_example_has_its_place_in_the_course_order():
         assert sorted(listed) == sorted(scripts), folder.name
         key = module.CourseOrder(folder)
         assert sorted(scripts, key=key) == listed
+
+
+# The labels check: every x/y plot of data has both axis labels, a figure showing
+# points of several classes has a legend; the exceptions are few and named.
+
+
+def _labelled(ax):
+    ax.set_xlabel("feature 1")
+    ax.set_ylabel("feature 2")
+
+
+def test_a_labelled_figure_with_a_legend_passes():
+    import matplotlib.pyplot as plt
+
+    figure, axes = _figure(2)
+    for ax in axes:
+        _labelled(ax)
+        ax.scatter([0, 1], [0, 1], c=["tab:blue", "tab:orange"])
+    axes[0].legend(
+        handles=[plt.Line2D([], [], marker="o", linestyle="", label="class 0")]
+    )  # one legend serves every panel of the figure
+    assert runner.label_problems(figure) == []
+    plt.close(figure)
+
+
+@pytest.mark.parametrize("missing", ["x", "y"])
+def test_a_missing_axis_label_fails(missing):
+    import matplotlib.pyplot as plt
+
+    figure, axes = _figure(2)
+    for ax in axes:
+        _labelled(ax)
+        ax.plot([0, 1], [0, 1])
+    getattr(axes[1], f"set_{missing}label")("")
+    problems = runner.label_problems(figure)
+    assert problems == [f"Axes 'a panel' has no {missing} label"], problems
+    plt.close(figure)
+
+
+def test_shared_axes_and_figure_labels_count():
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(2, 2, sharex=True, sharey=True)
+    for ax in axes.ravel():
+        ax.plot([0, 1], [0, 1])
+        ax.set_title("a panel")
+    for ax in axes[1]:
+        ax.set_xlabel("feature 1")  # the bottom row labels the shared x axis
+    figure.supylabel("feature 2")
+    assert runner.label_problems(figure) == []
+    plt.close(figure)
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda ax: (ax.scatter([0, 1], [0, 1], c=[0, 1]),),
+        lambda ax: (ax.scatter([0], [0]), ax.scatter([1], [1])),
+        lambda ax: (ax.plot([0], [0], "o"), ax.plot([1], [1], "s")),
+    ],
+    ids=["coloured by label", "one scatter per class", "markers per class"],
+)
+def test_points_of_several_classes_need_a_legend(draw):
+    import matplotlib.pyplot as plt
+
+    figure, axes = _figure(2)
+    for ax in axes:
+        _labelled(ax)
+        ax.plot([0, 1], [0, 1])
+    draw(axes[1])
+    problems = runner.label_problems(figure)
+    assert len(problems) == 1 and "no panel of its figure has a legend" in problems[0]
+    figure.legend(["class a", "class b"])
+    assert runner.label_problems(figure) == []
+    plt.close(figure)
+
+
+def test_the_named_exceptions_pass_unlabelled():
+    """A colorbar, an Axes without its axis (text, a picture) and an image whose
+    ticks name its rows and columns (a confusion matrix) need no axis labels; a
+    scatter coloured by a continuous value needs no legend."""
+    import matplotlib.pyplot as plt
+
+    figure, axes = _figure(3)
+    image = axes[0].imshow([[3, 1], [0, 4]])
+    axes[0].set_xticks([0, 1], ["benign", "malignant"])
+    axes[0].set_yticks([0, 1], ["benign", "malignant"])
+    figure.colorbar(image, ax=axes[0])
+    axes[1].text(0.5, 0.5, "a text panel")
+    axes[1].axis("off")
+    _labelled(axes[2])
+    axes[2].scatter(range(30), range(30), c=range(30))
+    assert runner.label_problems(figure) == []
+    # an image with numbered ticks only is an x/y plot: it needs its labels
+    axes[0].set_xticks([0, 1], ["", ""])
+    assert runner.label_problems(figure) == ["Axes 'a panel' has no x or y label"]
+    plt.close(figure)
+
+
+def test_every_frame_of_an_animation_is_checked(tmp_path):
+    script = tmp_path / "plot_frames.py"
+    script.write_text(
+        "import matplotlib.pyplot as plt\n"
+        "from matplotlib.animation import FuncAnimation\n"
+        "fig, ax = plt.subplots()\n"
+        "ax.set_title('a point moving right')\n"
+        "ax.set_xlim(0, 5)\n"
+        "ax.set_xlabel('feature 1')\n"
+        "ax.set_ylabel('feature 2')\n"
+        "line, = ax.plot([0], [0], 'o')\n"
+        "def frame(i):\n"
+        "    line.set_data([i], [0])\n"
+        "    return (line,)\n"
+        "animation = FuncAnimation(fig, frame, frames=5)\n"
+    )
+    assert runner.run(script) == []
+    script.write_text(
+        script.read_text().replace(
+            "    return (line,)",
+            "    ax.set_ylabel('' if i == 3 else 'y')\n    return (line,)",
+        )
+    )
+    problems = runner.run(script)
+    assert len(problems) == 1 and "frame 3: " in problems[0], problems
+
+
+def test_the_dask_example_says_so_when_dask_is_missing(tmp_path):
+    """Built without Dask, the sharded k-NN page shows a sentence saying so (and a
+    figure holding it), not a placeholder."""
+    script = ROOT / "examples" / "neighbors" / "plot_sharded_knn.py"
+    hide_dask = (
+        "import runpy, sys\n"
+        "sys.modules['dask'] = sys.modules['distributed'] = None\n"
+        f"sys.argv = [{str(RUNNER)!r}, {str(script)!r}]\n"
+        f"runpy.run_path({str(RUNNER)!r}, run_name='__main__')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", hide_dask],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Dask is not installed" in result.stdout

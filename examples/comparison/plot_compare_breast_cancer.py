@@ -55,6 +55,7 @@ left.barh(positions, mean, xerr=std, color="tab:blue", alpha=0.8, capsize=3)
 for position, value in zip(positions, mean):
     left.text(value + 0.002, position + 0.25, f"{value:.3f}", fontsize="small")
 left.set_yticks(positions, names)
+left.set_ylabel("classifier (registry name)")
 left.set_xlabel("cross-validated error rate (5 folds, mean ± std)")
 left.set_title("Error rate")
 

@@ -59,6 +59,7 @@ for code in codes:
 
 fig, ax = plt.subplots(figsize=(5, 3))
 ax.bar(codes, errors)
+ax.set_xlabel("output code")
 ax.set_ylabel("training error")
 ax.set_title("Output codes on iris (petal features)")
 fig.tight_layout()

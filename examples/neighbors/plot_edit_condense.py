@@ -68,6 +68,11 @@ for ax in axes[1]:
     ax.set_xlabel("feature 1")
 for ax in axes[:, 0]:
     ax.set_ylabel("feature 2")
+classes = [
+    plt.Line2D([], [], marker="o", linestyle="", color=colour, label=f"class {label}")
+    for label, colour in enumerate(colours)
+]
+axes[0, 0].legend(handles=classes, loc="upper left")
 fig.suptitle("Two overlapping Gaussian classes; dashed: the Bayes boundary")
 fig.tight_layout()
 plt.show()

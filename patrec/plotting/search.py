@@ -3,11 +3,21 @@
 
 import numpy as np
 
+from ._common import axis_names
+
 __all__ = ["plot_search"]
 
 
 def plot_search(
-    tree, x, k=1, ax=None, *, explanation=None, samples=True, node_labels=True
+    tree,
+    x,
+    k=1,
+    ax=None,
+    *,
+    explanation=None,
+    samples=True,
+    node_labels=True,
+    feature_names=None,
 ):
     """Draw the branch-and-bound search of one query on a 2-D tree (the course's figure).
 
@@ -40,6 +50,8 @@ def plot_search(
         Write each drawn node's number at its mean M_p (the numbers of
         ``explanation.entered``, ``explanation.pruned`` and
         ``explanation.pruned_by_box``).
+    feature_names : sequence of two str, default=None
+        The axis labels; ``x1`` and ``x2`` when None.
 
     Returns
     -------
@@ -197,6 +209,9 @@ def plot_search(
     pad = 0.05 * (high - low)
     ax.set_xlim(low[0] - pad[0], high[0] + pad[0])
     ax.set_ylim(low[1] - pad[1], high[1] + pad[1])
+    names = axis_names(tree, data, feature_names)
+    ax.set_xlabel(names[0])
+    ax.set_ylabel(names[1])
     legend = [
         Line2D([], [], color="tab:green", label=f"node entered ({len(entered)})"),
         Line2D(

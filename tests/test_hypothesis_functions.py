@@ -46,6 +46,7 @@ from patrec.datasets import (
     make_sectors,
     make_xor,
 )
+from patrec.exercises import CheckResult, check, describe, names, template
 from patrec.linear import code_matrix, decode, kesler_construct
 from patrec.model_selection import (
     confusion_matrix,
@@ -1425,6 +1426,64 @@ def test_command_line_compares_or_explains():
 # ---------------------------------------------------------------------------------
 # nothing forgotten
 
+# ---------------------------------------------------------------------------------
+# the exercises: whatever a student's function returns or raises, a report
+
+
+def _anything():
+    """What a student's function may return: nothing, numbers, text, arrays of any
+    shape (NaN too), lists and tuples of them."""
+    leaf = st.one_of(
+        st.none(),
+        st.integers(-3, 3),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(max_size=3),
+        st.builds(
+            lambda shape, fill: np.full(shape, fill),
+            st.lists(st.integers(0, 4), max_size=3).map(tuple),
+            st.floats(allow_nan=True, allow_infinity=True),
+        ),
+    )
+    return st.recursive(
+        leaf, lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner, inner)
+    )
+
+
+def test_exercises_report_on_any_function():
+    @_settings()
+    @given(
+        name=_mostly(st.sampled_from(names()), st.text(max_size=12)),
+        returned=_anything(),
+        raises=st.booleans(),
+        seed=st.integers(0, 2**32 - 1),
+    )
+    def run(name, returned, raises, seed):
+        expect = "answer" if name in names() else "refusal"
+
+        def student(*args):
+            if raises:
+                raise RuntimeError("a bug in the student's code")
+            return returned
+
+        result = _call(
+            "exercises.check", check, name, student, seed=seed, expect=expect
+        )
+        source = _call("exercises.template", template, name, expect=expect)
+        text = _call("exercises.describe", describe, name, expect=expect)
+        assert isinstance(result, CheckResult) and not result
+        assert result.divergence.message and str(result) and result._repr_html_()
+        if raises:
+            assert "raised RuntimeError" in result.divergence.message
+        namespace = {}
+        exec(source, namespace)
+        assert callable(namespace[name]) and f"def {name}(" in text
+
+    run()
+    for name in ("exercises.check", "exercises.template", "exercises.describe"):
+        _report(name)
+    assert names() == list(dict.fromkeys(names())) and len(names()) == 12
+
+
 COVERED = {
     "patrec.neighbors.search.metrics.pairwise_distances": test_pairwise_distances_equal_cdist,
     "patrec.neighbors.bounds.cover_hart_bounds": test_cover_hart_bounds_follow_the_formula,
@@ -1441,6 +1500,10 @@ COVERED = {
     "patrec.linear.output_codes.code_matrix": test_code_matrix_is_a_valid_code,
     "patrec.linear.output_codes.decode": test_decode_picks_the_nearest_code_word,
     "patrec.model_selection.stratified_kfold": test_stratified_kfold_partitions_every_class,
+    "patrec.exercises.check": test_exercises_report_on_any_function,
+    "patrec.exercises.template": test_exercises_report_on_any_function,
+    "patrec.exercises.describe": test_exercises_report_on_any_function,
+    "patrec.exercises.names": test_exercises_report_on_any_function,
     "patrec.model_selection.standardize": test_standardize_centres_and_scales,
     "patrec.model_selection.cross_validate": test_cross_validate_equals_a_loop_over_the_folds,
     "patrec.model_selection.confusion_matrix": test_evaluation_counts_add_up,

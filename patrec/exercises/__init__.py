@@ -27,17 +27,17 @@ The exercises, by chapter (``names()`` lists them):
 import numbers
 
 from ._checking import CheckResult, run_check
-from .discriminant import FisherLDAExercise, QDAExercise
-from .linear import KeslerExercise, LinearMachineExercise, PerceptronExercise
-from .neighbors import (
+from ._discriminant import FisherLDAExercise, QDAExercise
+from ._linear import KeslerExercise, LinearMachineExercise, PerceptronExercise
+from ._neighbors import (
     BranchBoundExercise,
     HartCondensingExercise,
     KNNExercise,
     MultieditExercise,
     WilsonEditingExercise,
 )
-from .output_codes import OutputCodesExercise
-from .piecewise import MinimumDistanceExercise
+from ._output_codes import OutputCodesExercise
+from ._piecewise import MinimumDistanceExercise
 
 __all__ = ["CheckResult", "check", "describe", "names", "template"]
 
@@ -127,8 +127,8 @@ def template(name):
     >>> source = template("kesler")
     >>> namespace = {}
     >>> exec(source, namespace)
-    >>> namespace["kesler"]
-    <function kesler at ...>
+    >>> callable(namespace["kesler"])
+    True
     """
     return _exercise(name).template()
 

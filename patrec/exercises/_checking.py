@@ -256,7 +256,27 @@ def _run_case(exercise, function, case):
                 "Work on a copy (for example np.array(X, dtype=float)): the caller's "
                 "data must stay as they were.",
             )
-    return exercise.compare(case.args, expected, got)
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return exercise.compare(case.args, expected, got)
+    except (TypeError, ValueError, IndexError, OverflowError) as error:
+        # what the function returned is of a kind the comparison cannot read
+        return Divergence(
+            "what your function returned",
+            f"The check could not read what your function returned ({_kind(got)}): "
+            f"{error}.",
+            "Return exactly what the template's docstring says, under Returns.",
+        )
+
+
+def _kind(value):
+    """``value``'s type, and its shape or length, in a few words."""
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape}"
+    if isinstance(value, (list, tuple)):
+        return f"a {type(value).__name__} of {len(value)} items"
+    return f"a {type(value).__name__}"
 
 
 def _same(a, b):

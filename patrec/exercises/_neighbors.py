@@ -23,15 +23,6 @@ from ..neighbors import (
 from ._checking import Case, Divergence, Exercise
 from ._notation import as_array, fmt, omega, ordinal, sub, unpack
 
-__all__ = [
-    "BranchBoundExercise",
-    "HartCondensingExercise",
-    "KNNExercise",
-    "MultieditExercise",
-    "WilsonEditingExercise",
-]
-
-
 # -- shared -------------------------------------------------------------------------
 
 
@@ -64,7 +55,7 @@ def _indices(value, name):
             array = np.asarray(value, dtype=float).reshape(-1)
         else:
             return array
-    if not np.all(array == np.round(array)):
+    if not (np.all(array == np.round(array)) and np.all(np.abs(array) < 2**31)):
         return Divergence(
             "what your function returned",
             f"{name} must hold sample indices (integers); yours holds {fmt(array)}.",

@@ -12,8 +12,6 @@ from ..linear import LinearMachine, Perceptron, kesler_construct
 from ._checking import Case, Divergence, Exercise
 from ._notation import as_array, close, fmt, omega, sub, unpack, weight
 
-__all__ = ["KeslerExercise", "LinearMachineExercise", "PerceptronExercise"]
-
 # The course's three classes on a line and an axis: corrections in the first epochs.
 _COURSE_X = np.array([[0, 0], [1, 0], [5, 0], [6, 0], [0, 5], [0, 6]], dtype=float)
 _COURSE_CLASSES = np.array([0, 0, 1, 1, 2, 2])

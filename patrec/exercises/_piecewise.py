@@ -13,8 +13,6 @@ from ..piecewise import MinimumDistanceClassifier
 from ._checking import Case, Divergence, Exercise
 from ._notation import as_array, close, fmt, omega, sub, unpack
 
-__all__ = ["MinimumDistanceExercise"]
-
 # Two subclass means for ω₁, one for ω₂, two for ω₃; the last query lies exactly
 # halfway between m₁¹ and m₂¹, a tie that goes to the lower class index, ω₁.
 _EXAMPLE_PROTOTYPES = np.array([[0, 0], [6, 6], [4, 0], [0, 4], [8, 2]], dtype=float)

@@ -13,8 +13,6 @@ from ..linear import decode
 from ._checking import Case, Divergence, Exercise
 from ._notation import as_array, close, fmt, omega, unpack
 
-__all__ = ["OutputCodesExercise"]
-
 # The course's worked example (Allwein, Schapire and Singer's decoding).
 _COURSE_M = np.array(
     [

@@ -15,8 +15,6 @@ from ..discriminant import QDA, FisherLDA
 from ._checking import Case, Divergence, Exercise
 from ._notation import as_array, close, fmt, omega, ordinal, sub, unpack
 
-__all__ = ["FisherLDAExercise", "QDAExercise"]
-
 # Three classes in the plane with N₁ = 3, N₂ = 4, N₃ = 5 samples: unequal sizes, so
 # that m (the mean of all samples) is not the mean of the class means.
 _EXAMPLE_X = np.array(

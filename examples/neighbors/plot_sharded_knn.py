@@ -17,6 +17,7 @@ Dask is optional (``pip install "patrec[dask]"``); without it the page says so.
 
 # %%
 import importlib.util
+import logging
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -56,8 +57,15 @@ if HAVE_DASK:
     order = rng.permutation(len(X_local))  # every shard holds both classes
     X_local, y_local = X_local[order], y_local[order]
 
+    # the cluster's own log: only errors (an in-process cluster may log, at INFO, a
+    # traceback of the connections it closes on shutdown)
+    logging.getLogger("distributed").setLevel(logging.ERROR)
     cluster = LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
     )
     client = Client(cluster)
     X = da.from_array(X_local, chunks=(len(X_local) // 4, 2))

@@ -134,6 +134,14 @@ cdef inline intp_t visit_row(const floating[::1] values, const intp_t[::1] colum
                    row_columns)
 
 
+cdef inline void prefetch_label(const intp_t[::1] codes, const intp_t[::1] order,
+                                intp_t p) noexcept nogil:
+    """Ask for the label of row order[p + PREFETCH_DISTANCE] (the labels, like the
+    rows, are read in a shuffled order)."""
+    if p + PREFETCH_DISTANCE < order.shape[0]:
+        patrec_prefetch_span(&codes[order[p + PREFETCH_DISTANCE]], sizeof(intp_t))
+
+
 cdef inline double augmented_dot(const double* w, const floating* row_values,
                                  const intp_t* row_columns, intp_t nnz,
                                  intp_t n_features) noexcept nogil:

@@ -10,6 +10,13 @@ single thread.  Three measurements:
   takes tens of seconds);
 - ``SoftmaxRegression`` against ``LogisticRegression`` with the same C and tol.
 
+Beside each epoch learner's time the script reports its achieved flop rate, counting
+2 n d k flops an epoch for the scores (k the number of classes), and the machine's
+measured single-core rate for the same shapes: BLAS dgemv (X w, one class) and dgemm
+(X W^T, all k classes at once), each the median of interleaved repeats, so the
+distance to the hardware bound is visible.  Everything runs on one thread
+(threadpoolctl, and the environment variables set by ``_common``).
+
 ``--quick`` uses 10 000 samples for a smoke run.
 """
 
@@ -20,8 +27,10 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression, Perceptron
 from sklearn.svm import LinearSVC
+from threadpoolctl import threadpool_limits
 
 from patrec import LinearMachine, MulticlassSVM, SoftmaxRegression
+from patrec.exceptions import ConvergenceWarning as PatrecConvergenceWarning
 
 EPOCHS = 5
 
@@ -34,15 +43,35 @@ def gaussian_mixture(n, d, n_classes, seed):
     return means[y] + rng.normal(size=(n, d)), y
 
 
+def blas_rates(X, n_classes, repeats=7):
+    """The single-core GFLOP/s of BLAS on the epoch learners' shapes: dgemv X w and
+    dgemm X W^T, timed alternately; the median of each."""
+    rng = np.random.default_rng(0)
+    w = rng.normal(size=X.shape[1])
+    W = rng.normal(size=(n_classes, X.shape[1]))
+    t_gemv, t_gemm = _common.compare(lambda: X @ w, lambda: X @ W.T, repeats=repeats)
+    flops = 2.0 * X.shape[0] * X.shape[1]
+    return {
+        "dgemv_gflops": round(flops / t_gemv / 1e9, 2),
+        "dgemm_gflops": round(n_classes * flops / t_gemm / 1e9, 2),
+    }
+
+
+def flop_rate(X, n_classes, epochs, seconds):
+    """The achieved GFLOP/s of ``epochs`` epochs: 2 n d k flops each for the scores."""
+    return round(2.0 * X.shape[0] * X.shape[1] * n_classes * epochs / seconds / 1e9, 2)
+
+
 def accuracy(model, X, y):
     return round(float(np.mean(model.predict(X) == y)), 4)
 
 
-def bench_linear_machine(X, y, params):
+def bench_linear_machine(X, y, params, bound):
     ours = LinearMachine(max_epochs=EPOCHS, random_state=0)
     theirs = Perceptron(max_iter=EPOCHS, tol=None, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("ignore", PatrecConvergenceWarning)
         t_ours, t_theirs = _common.compare(
             lambda: ours.fit(X, y), lambda: theirs.fit(X, y), repeats=3
         )
@@ -54,17 +83,21 @@ def bench_linear_machine(X, y, params):
         t_theirs,
         patrec_epochs=ours.n_iter_,
         reference_epochs=int(theirs.n_iter_),
+        patrec_gflops=flop_rate(X, params["n_classes"], ours.n_iter_, t_ours),
+        **bound,
     )
 
 
-def bench_multiclass_svm(X, y, X_test, y_test, params):
+def bench_multiclass_svm(X, y, X_test, y_test, params, bound):
     C = 0.1  # the same objective as alpha = 1 / (C n) = 1e-4 at n = 100 000
     theirs = LinearSVC(multi_class="crammer_singer", C=C, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         t_theirs = _common.median_time(lambda: theirs.fit(X, y), repeats=1)
     ours = MulticlassSVM(alpha=1e-4, max_epochs=4, random_state=0)
-    t_ours = _common.median_time(lambda: ours.fit(X, y), repeats=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PatrecConvergenceWarning)
+        t_ours = _common.median_time(lambda: ours.fit(X, y), repeats=3)
     _common.report(
         "multiclass_svm_fit",
         {**params, "C": C, "alpha": ours.alpha, "epochs": ours.max_epochs},
@@ -73,6 +106,8 @@ def bench_multiclass_svm(X, y, X_test, y_test, params):
         t_theirs,
         patrec_test_accuracy=accuracy(ours, X_test, y_test),
         reference_test_accuracy=accuracy(theirs, X_test, y_test),
+        patrec_gflops=flop_rate(X, params["n_classes"], ours.n_iter_, t_ours),
+        **bound,
     )
 
 
@@ -103,10 +138,12 @@ def main():
     X, y = gaussian_mixture(n, d, n_classes, seed=1)
     X_test, y_test = gaussian_mixture(n // 5, d, n_classes, seed=2)
     params = {"n": n, "d": d, "n_classes": n_classes, "dtype": "float64"}
-    bench_linear_machine(X, y, params)
-    bench_multiclass_svm(X, y, X_test, y_test, params)
+    bound = blas_rates(X, n_classes)
+    bench_linear_machine(X, y, params, bound)
+    bench_multiclass_svm(X, y, X_test, y_test, params, bound)
     bench_softmax(X, y, X_test, y_test, params)
 
 
 if __name__ == "__main__":
-    main()
+    with threadpool_limits(1):
+        main()

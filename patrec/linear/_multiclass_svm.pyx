@@ -30,8 +30,8 @@
 # the epoch at once; it returns -1 and the caller raises a ValueError.
 
 from patrec._typedefs cimport floating, intp_t
-from patrec._training cimport (get_row, visit_row, class_scores, class_axpy,
-                               all_finite, weighted_step, log_correction)
+from patrec._training cimport (get_row, visit_row, prefetch_label, class_scores,
+                               class_axpy, all_finite, weighted_step, log_correction)
 
 
 def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
@@ -61,6 +61,7 @@ def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
             i = order[p]
             nnz = visit_row(values, columns, row_starts, n_features, order, p,
                             &row_values, &row_columns)
+            prefetch_label(codes, order, p)
             y = codes[i]
             scale = 1.0 / (lam * t) if t > 0 else 0.0
             class_scores(&Vt[0, 0], n_classes, row_values, row_columns, nnz,

@@ -25,9 +25,9 @@
 from libc.math cimport isfinite
 
 from patrec._typedefs cimport floating, intp_t
-from patrec._training cimport (visit_row, augmented_dot, augmented_axpy,
-                               class_scores, class_move, all_finite, weighted_step,
-                               log_correction)
+from patrec._training cimport (visit_row, prefetch_label, augmented_dot,
+                               augmented_axpy, class_scores, class_move, all_finite,
+                               weighted_step, log_correction)
 
 
 def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] columns,
@@ -55,6 +55,7 @@ def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] column
             i = order[p]
             nnz = visit_row(values, columns, row_starts, n_features, order, p,
                             &row_values, &row_columns)
+            prefetch_label(codes, order, p)
             sign = 1.0 if codes[i] == 1 else -1.0
             score = augmented_dot(&w[0], row_values, row_columns, nnz, n_features)
             if not isfinite(score):
@@ -105,6 +106,7 @@ def linear_machine_epoch(const floating[::1] values, const intp_t[::1] columns,
             i = order[p]
             nnz = visit_row(values, columns, row_starts, n_features, order, p,
                             &row_values, &row_columns)
+            prefetch_label(codes, order, p)
             y = codes[i]
             winner = -1
             n_offending = 0

@@ -24,8 +24,8 @@
 # times the number of steps taken before it, and the caller subtracts Ut / steps.
 
 from patrec._typedefs cimport floating, intp_t
-from patrec._training cimport (visit_row, class_scores, class_move, all_finite,
-                               log_correction)
+from patrec._training cimport (visit_row, prefetch_label, class_scores, class_move,
+                               all_finite, log_correction)
 
 
 def piecewise_linear_epoch(const floating[::1] values, const intp_t[::1] columns,
@@ -54,6 +54,7 @@ def piecewise_linear_epoch(const floating[::1] values, const intp_t[::1] columns
             i = order[p]
             nnz = visit_row(values, columns, row_starts, n_features, order, p,
                             &row_values, &row_columns)
+            prefetch_label(codes, order, p)
             class_scores(&Wt[0, 0], n_subclasses, row_values, row_columns, nnz,
                          n_features, &scores[0])
             if not all_finite(&scores[0], n_subclasses):

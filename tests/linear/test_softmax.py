@@ -98,3 +98,30 @@ def test_bad_parameters(params, error, match):
     X, y = load_iris(return_X_y=True)
     with pytest.raises(error, match=match):
         SoftmaxRegression(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("scale", [0.1, 300.0])
+def test_blocked_kernel_gives_the_numpy_objective_and_gradient(
+    monkeypatch, dtype, weighted, fit_intercept, scale
+):
+    # the one-pass kernel of linear/_softmax.pyx against the two numpy products,
+    # over several blocks and a partial last block
+    import patrec.linear.softmax as softmax
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5003, 23)).astype(dtype)
+    codes = rng.integers(7, size=len(X))
+    weights = rng.random(len(X)) if weighted else None
+    theta = rng.normal(size=7 * (23 + fit_intercept)) * scale
+    monkeypatch.setattr(softmax, "_BLOCKED_FROM_BYTES", 0)
+    blocked = softmax.SoftmaxObjective(X, codes, 7, 0.5, fit_intercept, weights)
+    monkeypatch.setattr(softmax, "_BLOCKED_FROM_BYTES", 1 << 62)
+    plain = softmax.SoftmaxObjective(X, codes, 7, 0.5, fit_intercept, weights)
+    assert blocked.dense and not plain.dense
+    (loss_a, grad_a), (loss_b, grad_b) = blocked(theta), plain(theta)
+    tol = 1e-13 if dtype == np.float64 else 1e-5
+    assert loss_a == pytest.approx(loss_b, rel=1e-13)
+    assert np.abs(grad_a - grad_b).max() <= tol * np.abs(grad_b).max()

@@ -236,13 +236,15 @@ def _run_case(exercise, function, case):
     try:
         got = function(*given.values())
     except Exception as error:  # the student's error is the finding
-        frames = traceback.extract_tb(error.__traceback__)
-        line = f" (line {frames[-1].lineno} of {frames[-1].name})" if frames else ""
+        line = _where_raised(error, function)
         said = f": {error}" if str(error) else ""
         if isinstance(error, NotImplementedError):
             hint = "Your function is not written yet: replace the template's body."
         else:
-            hint = "Run it on these inputs yourself: " + _describe_args(case.args)
+            hint = (
+                "Run it on these inputs yourself (result.case.args holds them): "
+                + _describe_args(case.args)
+            )
         return Divergence(
             "the call",
             f"Your function raised {type(error).__name__}{said}{line}.",
@@ -268,6 +270,16 @@ def _run_case(exercise, function, case):
             f"{error}.",
             "Return exactly what the template's docstring says, under Returns.",
         )
+
+
+def _where_raised(error, function):
+    """ " (line L of f)": the last line of the student's own file the error passed
+    through (not numpy's internals), or the last line of all when none did."""
+    frames = traceback.extract_tb(error.__traceback__)
+    code = getattr(function, "__code__", None)
+    own = [f for f in frames if code is not None and f.filename == code.co_filename]
+    frame = (own or frames or [None])[-1]
+    return f" (line {frame.lineno} of {frame.name})" if frame else ""
 
 
 def _kind(value):

@@ -326,11 +326,12 @@ class FisherLDAExercise(Exercise):
                 f"W, column {column + 1}: the direction w of the "
                 f"{_ordinal(column + 1)} λ"
             )
-            if failure == "zero":
+            if failure in ("zero", "not finite"):
                 return Divergence(
                     where,
-                    "Your column is zero; a direction must be a nonzero solution of "
-                    "S_b w = λ S_w w.",
+                    f"Your column is {'zero' if failure == 'zero' else 'not finite'}"
+                    f" ({fmt(array[:, column])}); a direction must be a nonzero solution "
+                    "of S_b w = λ S_w w.",
                 )
             w = array[:, column]
             wanted = lambdas[column]
@@ -379,9 +380,12 @@ class FisherLDAExercise(Exercise):
 
 
 def _eigen_failure(S_w, S_b, w, lam):
-    """None when ``w`` solves S_b w = lam S_w w to rounding; "zero" or "residual"."""
+    """None when ``w`` solves S_b w = lam S_w w to rounding; else "not finite",
+    "zero" or "residual"."""
+    if not np.all(np.isfinite(w)):
+        return "not finite"
     norm = float(np.linalg.norm(w))
-    if norm == 0.0 or not np.all(np.isfinite(w)):
+    if norm == 0.0:
         return "zero"
     w = w / norm
     residual = np.linalg.norm(S_b @ w - lam * (S_w @ w))

@@ -117,6 +117,20 @@ class _ErrorCorrecting(Exercise):
                 "Append a copy: steps.append(a.copy()), not steps.append(a), which "
                 "keeps a reference that later corrections change.",
             )
+        corrected = _after_corrections(ref_steps, np.zeros_like(final))
+        if (
+            len(stu) != len(ref_steps)
+            and len(stu) == len(corrected)
+            and all(close(W, R) for W, R in zip(stu, corrected))
+        ):
+            return Divergence(
+                "what your function returned",
+                f"Your steps hold the weights after each of the {len(corrected)} "
+                f"corrections, all as the rule makes them; steps records the weights "
+                f"after every visit ({len(ref_steps)} here), corrected or not.",
+                "Append a copy of the weights after each sample, also when it is "
+                "classified correctly.",
+            )
         before = np.zeros_like(final)
         for t in range(min(len(stu), len(ref_steps))):
             if not close(stu[t], ref_steps[t]):
@@ -129,8 +143,8 @@ class _ErrorCorrecting(Exercise):
         if not close(a, final):
             return Divergence(
                 "the weights returned",
-                f"Your steps end with the rule's weights {fmt(final)}, but the a "
-                f"your function returned is {fmt(a)}.",
+                f"Your steps end with the rule's weights {fmt(final)}, but the "
+                f"{self.returns[0]} your function returned is {fmt(a)}.",
                 "Return the weights after the last visit.",
             )
         return None
@@ -218,7 +232,7 @@ class PerceptronExercise(_ErrorCorrecting):
 
     def cases(self, rng):
         course = Case(
-            "the course's points, ω₁ on the axis and ω₂ at the origin",
+            "the course's points: ω₂ near the origin, ω₁ further along the axes",
             {
                 "X": _COURSE_X.copy(),
                 "labels": np.where(_COURSE_CLASSES > 0, 1.0, -1.0),
@@ -395,16 +409,22 @@ class LinearMachineExercise(_ErrorCorrecting):
             (r,) = lowered
             rule = (
                 f"{omega(r)} scores at least as much as {omega(i)}, so the rule sets "
-                f"{weight(i)} += ρ y and {weight(r)} -= ρ y"
+                f"{weight(i)} += ρ y and {weight(r)} -= ρ y with ρ = {fmt(rho)}: "
+                f"{weight(i)} = {fmt(after[i])}, {weight(r)} = {fmt(after[r])}"
             )
         else:
             rule = f"{omega(i)} scores more than every other class: nothing changes"
         if not stu_raised and not stu_lowered:
             yours = "your function changed nothing"
         else:
-            moves = [f"{weight(r)} += {fmt(got[r] - before[r])}" for r in stu_raised]
-            moves += [f"{weight(r)} -= {fmt(before[r] - got[r])}" for r in stu_lowered]
-            yours = "your function changed " + ", ".join(moves)
+            moves = [
+                f"added {fmt(got[r] - before[r])} to {weight(r)}" for r in stu_raised
+            ]
+            moves += [
+                f"subtracted {fmt(before[r] - got[r])} from {weight(r)}"
+                for r in stu_lowered
+            ]
+            yours = "your function " + ", ".join(moves)
         hint = None
         rivals = [r for r in range(len(scores)) if r != i and scores[r] >= scores[i]]
         if (
@@ -443,6 +463,16 @@ class LinearMachineExercise(_ErrorCorrecting):
             f"Before the visit {listed} for y = {fmt(y)}.\n{rule};\n{yours}.",
             hint,
         )
+
+
+def _after_corrections(steps, start):
+    """The weights after each visit that changed them."""
+    kept, before = [], start
+    for W in steps:
+        if not close(W, before):
+            kept.append(W)
+        before = W
+    return kept
 
 
 def _changed_rows(before, after):
@@ -542,17 +572,19 @@ class KeslerExercise(Exercise):
                 )
             ]
             where = f"row {j}: sample X[{j}] of class {omega(i)}"
+            block_of = expected[j, i * block : (i + 1) * block]
             message = (
-                f"ψ(x, {i + 1}) holds y = {fmt(expected[j, i * block : (i + 1) * block])} in "
-                f"block {i + 1} (columns {i * block} to {(i + 1) * block - 1}) and zeros "
-                f"elsewhere:\n{fmt(expected[j])};\nyours is\n{fmt(psi[j])}."
+                f"ψ(x, {i}) holds y = {fmt(block_of)} in block {i} (columns "
+                f"{i * block} to {(i + 1) * block - 1}, blocks counted from 0 as the "
+                f"labels are) and zeros elsewhere:\n{fmt(expected[j])};\nyours is\n"
+                f"{fmt(psi[j])}."
             )
             hint = None
             if found:
                 hint = (
-                    f"Your row has y in block {found[0] + 1}: the block is the class "
-                    f"index, block {i + 1} for {omega(i)} (columns i (d + 1) to "
-                    "i (d + 1) + d)."
+                    f"Your row has y in block {found[0]}: the block is the label, "
+                    f"block {i} for label {i} ({omega(i)}), columns i (d + 1) to "
+                    "i (d + 1) + d."
                 )
             elif close(psi[j].reshape(block, c).T.ravel(), expected[j]):
                 hint = (

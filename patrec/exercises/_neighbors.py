@@ -179,8 +179,9 @@ class KNNExercise(Exercise):
                 "what your function returned",
                 f"neighbors has {neighbors.shape[1]} columns; the k-NN rule with "
                 f"k = {k} has {k} neighbours per query.",
-                f"k off by one ({off:+d}): take exactly the k nearest, e.g. "
-                "order[:k] (not order[:k + 1] or order[1:k]).",
+                (f"k off by one ({off:+d}): " if abs(off) == 1 else "")
+                + "take exactly the k nearest, e.g. order[:k] (not order[:k + 1] "
+                "or order[1:k]).",
             )
         predictions = as_array(parts[1], "predictions", (len(queries),))
         if isinstance(predictions, Divergence):
@@ -193,7 +194,8 @@ class KNNExercise(Exercise):
                 )
             counts, winner = _votes(labels[ref_neighbors[q]])
             if predictions[q] != winner:
-                return self.wrong_vote(q, counts, winner, predictions[q])
+                n_classes = int(labels.max()) + 1
+                return self.wrong_vote(q, counts, winner, predictions[q], n_classes)
         return None
 
     def wrong_neighbors(self, q, x, X, D, k, ref, yours):
@@ -257,10 +259,15 @@ class KNNExercise(Exercise):
             )
         return None
 
-    def wrong_vote(self, q, counts, winner, yours):
+    def wrong_vote(self, q, counts, winner, yours, n_classes):
         said = _said_votes(counts)
         top = np.flatnonzero(counts == counts.max())
-        yours_class = omega(yours) if 0 <= yours < 10**6 else fmt(yours)
+        if yours == int(yours) and 0 <= yours < n_classes:
+            yours_class = omega(yours)
+        else:
+            yours_class = (
+                f"{fmt(yours)}, which is not a class index (0 to {n_classes - 1})"
+            )
         hint = None
         if len(top) > 1 and int(yours) in top.tolist():
             hint = (
@@ -451,13 +458,17 @@ class BranchBoundExercise(Exercise):
             if r != s:
                 return walk.diverged(t, ref_evaluated, evaluated, r, s)
         try:
-            nn = int(nn)
             B = float(B)
-        except (TypeError, ValueError):
+            whole = float(nn).is_integer()
+        except (TypeError, ValueError, OverflowError):
+            whole = False
+        if not whole:
             return Divergence(
                 "what your function returned",
-                "nn must be an int (a sample index) and B a number.",
+                f"nn must be an int (a sample index) and B a number; yours are {nn!r} "
+                f"and {B!r}.",
             )
+        nn = int(nn)
         D = walk.D
         if nn != ref_nn:
             hint = None
@@ -815,6 +826,13 @@ class WilsonEditingExercise(Exercise):
         if isinstance(kept, Divergence):
             return kept
         ref_kept, history = expected
+        values, counts = np.unique(kept, return_counts=True)
+        if np.any(counts > 1):
+            return Divergence(
+                "what your function returned",
+                f"Your kept lists X[{int(values[counts > 1][0])}] more than once: each "
+                "kept sample appears once.",
+            )
         if len(kept) > 1 and np.any(np.diff(kept) <= 0):
             if set(kept.tolist()) == set(ref_kept.tolist()):
                 return Divergence(
@@ -1090,13 +1108,19 @@ class MultieditExercise(Exercise):
                     f"by subset {(i + 1) % s + 1}: its nearest sample there is X[{m}] "
                     f"at distance {fmt(dm)}, of {verdict}."
                 )
-                hint = self.hint(X, labels, j, judged, subsets, i, s, discards)
+                hint = self.hint(X, labels, subsets, s, yours)
                 return Divergence(
                     f"round {r + 1}, sample X[{j}] of class {omega(labels[j])}",
                     message,
                     hint,
                 )
         j = min(yours - set(np.concatenate(subsets).tolist()))
+        if not 0 <= j < len(X):
+            return Divergence(
+                f"round {r + 1}",
+                f"You discarded {j} in round {r + 1}, which is not a sample: the "
+                f"indices run from 0 to {len(X) - 1}.",
+            )
         return Divergence(
             f"round {r + 1}",
             f"You discarded X[{j}] in round {r + 1}, but it was no longer there: "
@@ -1104,20 +1128,19 @@ class MultieditExercise(Exercise):
             "Each round splits only the samples still kept.",
         )
 
-    def hint(self, X, labels, j, judged, subsets, i, s, discards):
-        others = np.array([m for m in judged.tolist() if m != j])
-        if len(others):
-            m, _ = _nearest_in(X, j, others)
-            if (labels[m] != labels[j]) != discards:
-                return (
-                    "You classified each subset with itself (leave-one-out): subset i "
-                    "is judged by the 1-NN rule of the NEXT subset, (i + 1) mod s, so "
-                    "that no sample is judged by a classifier trained with its own "
-                    "subset."
-                )
-        previous = subsets[(i - 1) % s]
-        m, _ = _nearest_in(X, j, previous)
-        if s > 2 and (labels[m] != labels[j]) != discards:
+    @staticmethod
+    def hint(X, labels, subsets, s, yours):
+        """The mistake that gives exactly the student's discards of the round: each
+        subset judged by itself (leave-one-out), or by the previous subset."""
+        yours = {int(j) for j in yours}
+        if yours == _round_discards(X, labels, subsets, "itself"):
+            return (
+                "You classified each subset with itself (leave-one-out): subset i "
+                "is judged by the 1-NN rule of the NEXT subset, (i + 1) mod s, so "
+                "that no sample is judged by a classifier trained with its own "
+                "subset."
+            )
+        if s > 2 and yours == _round_discards(X, labels, subsets, "previous"):
             return (
                 "You judged subset i by the previous subset; the rule uses the next "
                 "one, (i + 1) mod s."
@@ -1127,6 +1150,24 @@ class MultieditExercise(Exercise):
             "each round np.array_split(rng.permutation(remaining), n_splits) with "
             "remaining sorted."
         )
+
+
+def _round_discards(X, labels, subsets, judged_by):
+    """The samples one round discards when each subset is judged by ``itself``
+    (leave-one-out) or by the ``previous`` subset."""
+    discarded = set()
+    s = len(subsets)
+    for i, judged in enumerate(subsets):
+        for j in judged.tolist():
+            if judged_by == "itself":
+                among = [m for m in judged.tolist() if m != j]
+            else:
+                among = subsets[(i - 1) % s]
+            if len(among):
+                m, _ = _nearest_in(X, j, among)
+                if labels[m] != labels[j]:
+                    discarded.add(j)
+    return discarded
 
 
 def _nearest_in(X, j, among):

@@ -38,7 +38,8 @@ def fmt(value):
     digits."""
     array = np.asarray(value, dtype=float) + 0.0  # no negative zero
     if array.ndim == 0:
-        return f"{float(array):.4g}"
+        value = float(array)
+        return f"{'-' if value < 0 else ''}∞" if np.isinf(value) else f"{value:.4g}"
     if np.isfinite(array).all() and (array == np.round(array)).all():
         return np.array2string(array.astype(np.int64), separator=", ")
     with np.printoptions(precision=4, suppress=True, floatmode="maxprec"):

@@ -139,7 +139,7 @@ class OutputCodesExercise(Exercise):
             if got_c[q] == classes[q]:
                 continue
             listed = ", ".join(
-                f"d(M({r + 1}), f) = {fmt(distances[q, r])}" for r in range(k)
+                f"d(M({r}), f) = {fmt(distances[q, r])}" for r in range(k)
             )
             message = (
                 f"For f = F[{q}]: {listed}. The smallest is row {classes[q]} (0-based), "
@@ -179,7 +179,7 @@ class OutputCodesExercise(Exercise):
             terms = function(margins)
             formula = f"d_L(M(r), f) = Σ_s L(M(r, s) f_s) with L(z) = {name}"
         message = (
-            f"{formula}, for class {omega(r)}: M({r + 1}) = {fmt(M[r])} and f = F[{q}] "
+            f"{formula}, for class {omega(r)}: M({r}) = {fmt(M[r])} and f = F[{q}] "
             f"= {fmt(f)}, so the margins M(r, s) f_s are {fmt(margins)}, the terms "
             f"{fmt(terms)} and d = {fmt(distances[q, r])};\nyours is {fmt(got[q, r])}."
         )
@@ -249,7 +249,7 @@ class OutputCodesExercise(Exercise):
         with np.errstate(over="ignore", invalid="ignore"):
             hint = next((text for value, text in variants if close(got, value)), None)
         return Divergence(
-            f"distances[{q}, {r}] = d(M({r + 1}), F[{q}]), the distance to the code "
+            f"distances[{q}, {r}] = d(M({r}), F[{q}]), the distance to the code "
             f"word of {omega(r)}",
             message,
             hint,

@@ -251,3 +251,12 @@ def test_qda_mean_of_all_samples_is_named():
     result = check("qda", student)
     assert not result and result.divergence.where == "the mean m₁ of class ω₁"
     assert "mean m of all samples" in result.divergence.hint
+
+
+def test_a_column_that_is_not_finite_is_not_called_zero():
+    def mistaken(X, labels, n_classes):
+        S_w, S_b, W = fisher_lda(X, labels, n_classes)
+        return S_w, S_b, W * np.nan
+
+    result = check("fisher_lda", mistaken)
+    assert "Your column is not finite" in result.divergence.message

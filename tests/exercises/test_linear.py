@@ -187,8 +187,8 @@ def test_linear_machine_lowering_every_outscoring_class():
     assert result.divergence.where == "epoch 1, step t = 1: sample X[0] of class ω₁"
     assert "a₁ += ρ y and a₂ -= ρ y" in result.divergence.message
     assert (
-        "your function changed a₁ += [0, 0, 1], a₂ -= [0, 0, 1], a₃ -= [0, 0, 1]"
-        in result.divergence.message
+        "your function added [0, 0, 1] to a₁, subtracted [0, 0, 1] from a₂, "
+        "subtracted [0, 0, 1] from a₃" in result.divergence.message
     )
     assert "lowers one rival" in result.divergence.hint
 
@@ -228,7 +228,7 @@ def test_kesler_with_the_block_of_the_next_class():
     result = check("kesler", mistaken)
     assert not result
     assert result.divergence.where == "row 0: sample X[0] of class ω₁"
-    assert "Your row has y in block 2" in result.divergence.hint
+    assert "Your row has y in block 1" in result.divergence.hint
 
 
 def test_kesler_interleaving_the_classes():
@@ -240,3 +240,28 @@ def test_kesler_interleaving_the_classes():
     result = check("kesler", mistaken)
     assert not result
     assert "interleaves" in result.divergence.hint
+
+
+def test_steps_recorded_only_at_corrections_are_told_apart():
+    def mistaken(X, labels, rho=1.0, max_epochs=100):
+        a, steps = perceptron(X, labels, rho, max_epochs)
+        kept = [
+            W
+            for W, before in zip(steps, [np.zeros_like(a)] + steps)
+            if (W != before).any()
+        ]
+        return a, kept
+
+    result = check("perceptron", mistaken)
+    assert not result
+    assert "after every visit" in result.divergence.message
+    assert "also when it is classified correctly" in result.divergence.hint
+
+
+def test_an_error_points_at_the_students_own_line():
+    def broken(X, labels, n_classes, rho=1.0, max_epochs=100):
+        return np.linalg.inv(np.zeros((2, 2)))  # singular
+
+    result = check("linear_machine", broken)
+    assert "raised LinAlgError" in result.divergence.message
+    assert "of broken)" in result.divergence.message

@@ -310,3 +310,46 @@ def test_reports_print_and_render():
     )
     assert "Hint:" in str(result)
     assert "patrec-check" in result._repr_html_()
+
+
+# --- what a student's review found ------------------------------------------------
+
+
+def test_multiedit_judged_by_the_previous_subset_is_named_so():
+    result = check(
+        "multiedit",
+        lambda X, labels, n_splits=3, seed=0, max_iter=100: multiedit(
+            X, labels, n_splits, seed, max_iter, judge=-1
+        ),
+    )
+    assert not result
+    assert "previous subset" in result.divergence.hint
+
+
+def test_knn_predicting_no_class_says_so():
+    def mistaken(X, labels, queries, k):
+        neighbors, predictions = knn(X, labels, queries, k)
+        return neighbors, np.full(len(queries), 7)
+
+    result = check("knn", mistaken)
+    assert (
+        "you said 7, which is not a class index (0 to 1)" in result.divergence.message
+    )
+
+
+def test_a_repeated_index_is_called_a_repetition():
+    def mistaken(X, labels, k=3):
+        kept = wilson_editing(X, labels, k)
+        return np.append(kept, kept[0])
+
+    result = check("wilson_editing", mistaken)
+    assert "more than once" in result.divergence.message
+
+
+def test_a_fractional_nearest_neighbour_is_refused():
+    def mistaken(*args):
+        nn, B, evaluated = branch_and_bound(*args)
+        return nn + 0.5, B, evaluated
+
+    result = check("branch_and_bound", mistaken)
+    assert "nn must be an int" in result.divergence.message

@@ -126,10 +126,14 @@ def _point_sets(ax):
     import numpy as np
     from matplotlib.collections import PathCollection
     from matplotlib.colors import to_hex
+    from matplotlib.transforms import IdentityTransform
 
     colours = set()
     for artist in ax.collections:
-        if isinstance(artist, PathCollection) and draws_something(artist):
+        # a scatter places its markers at offsets in data coordinates; the
+        # PathCollections of a contour set (matplotlib < 3.8) have no offsets
+        placed = not isinstance(artist.get_offset_transform(), IdentityTransform)
+        if isinstance(artist, PathCollection) and placed and draws_something(artist):
             values = artist.get_array()
             if values is not None and len(np.unique(values)) > 20:
                 continue

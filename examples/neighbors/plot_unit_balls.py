@@ -1,20 +1,24 @@
-"""
+r"""
 =====================================================
 Unit balls of four distances, and what they change
 =====================================================
 
-A nearest-neighbour rule is only as good as its distance delta(x_k, x_l).  The course
-lists the Minkowski family, ``delta = [sum_i |x_ki - x_li|^s]^(1/s)``, with the
-city-block (L1, s = 1), Euclidean (L2, s = 2) and Chebyshev (L-infinity,
-``max_i |x_ki - x_li|``) distances, and the quadratic form
-``(x_k - x_l)^T Q (x_k - x_l)``, whose square root is the Mahalanobis distance when Q
-is the inverse of a covariance matrix.
+A nearest-neighbour rule is only as good as its distance
+:math:`\delta(\mathbf{x}_k, \mathbf{x}_l)`.  The course lists the Minkowski family,
+:math:`\delta = \left[\sum_i |x_{ki} - x_{li}|^s\right]^{1/s}`, with the city-block
+(:math:`L_1`, :math:`s = 1`), Euclidean (:math:`L_2`, :math:`s = 2`) and Chebyshev
+(:math:`L_\infty`, :math:`\max_i |x_{ki} - x_{li}|`) distances, and the quadratic
+form :math:`(\mathbf{x}_k - \mathbf{x}_l)^T Q (\mathbf{x}_k - \mathbf{x}_l)`, whose
+square root is the Mahalanobis distance when :math:`Q` is the inverse of a covariance
+matrix.
 
-The unit ball {x : delta(0, x) <= 1} shows the shape of each: a diamond for L1, a disc
-for L2, a square for L-infinity, and for Mahalanobis an ellipse stretched along the
-directions in which the covariance is large, so that a step along them counts less.
-The first figure draws the contours delta(0, x) = 0.5, 1, 1.5 of each distance; the
-second shows how the same six training samples split the plane under 1-NN with each.
+The unit ball :math:`\{\mathbf{x} : \delta(\mathbf{0}, \mathbf{x}) \le 1\}` shows
+the shape of each: a diamond for :math:`L_1`, a disc for :math:`L_2`, a square for
+:math:`L_\infty`, and for Mahalanobis an ellipse stretched along the directions in
+which the covariance is large, so that a step along them counts less.  The first
+figure draws the contours :math:`\delta(\mathbf{0}, \mathbf{x}) = 0.5, 1, 1.5` of
+each distance; the second shows how the same six training samples split the plane
+under 1-NN with each.
 """
 
 # %%
@@ -28,10 +32,10 @@ from patrec.plotting import plot_decision_regions
 covariance = np.array([[2.0, 1.2], [1.2, 1.0]])
 Q = np.linalg.inv(covariance)
 distances = [
-    ("cityblock", {}, "L1 (city block): sum_i |x_i|"),
-    ("euclidean", {}, "L2 (Euclidean): sqrt(sum_i x_i^2)"),
-    ("chebyshev", {}, "L-infinity (Chebyshev): max_i |x_i|"),
-    ("mahalanobis", {"VI": Q}, "Mahalanobis: sqrt(x^T Q x), Q = Sigma^-1"),
+    ("cityblock", {}, r"$L_1$ (city block): $\sum_i |x_i|$"),
+    ("euclidean", {}, r"$L_2$ (Euclidean): $\sqrt{\sum_i x_i^2}$"),
+    ("chebyshev", {}, r"$L_\infty$ (Chebyshev): $\max_i |x_i|$"),
+    ("mahalanobis", {"VI": Q}, r"Mahalanobis: $\sqrt{x^T Q x}$, $Q = \Sigma^{-1}$"),
 ]
 
 grid_x, grid_y = np.meshgrid(np.linspace(-2, 2, 301), np.linspace(-2, 2, 301))
@@ -63,17 +67,18 @@ for ax, (metric, params, title) in zip(axes, distances):
     ax.plot(0, 0, "k+", markersize=10)
     ax.set_aspect("equal")
     ax.set_title(title, fontsize=10)
-    ax.set_xlabel("x1")
-axes[0].set_ylabel("x2")
+    ax.set_xlabel("$x_1$")
+axes[0].set_ylabel("$x_2$")
 fig.colorbar(filled, ax=axes, shrink=0.85, label="distance to the origin")
-fig.suptitle("Unit balls: the thick contour is delta(0, x) = 1")
+fig.suptitle(r"Unit balls: the thick contour is $\delta(\mathbf{0}, x) = 1$")
 plt.show()
 
 # %%
 # The same six training samples, 1-NN with each distance: each sample owns the points
 # nearer to it than to any other sample, and "nearer" decides the shape of the cells.
-# (No two samples lie on a diagonal of each other, ``|dx| = |dy|``: for L1 and L-infinity
-# that would make whole areas equidistant from both.)
+# (No two samples lie on a diagonal of each other, :math:`|\Delta x_1| = |\Delta x_2|`:
+# for :math:`L_1` and :math:`L_\infty` that would make whole areas equidistant from
+# both.)
 X = np.array(
     [[-1.0, -0.6], [0.2, 1.0], [1.3, -0.2], [-0.3, 0.2], [0.9, 0.9], [-1.3, 1.1]]
 )
@@ -91,7 +96,7 @@ for ax, (metric, params, title) in zip(axes, distances):
         ax.scatter(*sample, s=60, color="none", edgecolors="k")
     ax.set_aspect("equal")
     ax.set_title(f"1-NN, {title.split(':')[0]}", fontsize=10)
-    ax.set_xlabel("x1")
-axes[0].set_ylabel("x2")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$" if ax is axes[0] else "")  # the panels share it
 fig.suptitle("The same six samples, 1-NN regions under each distance")
 plt.show()

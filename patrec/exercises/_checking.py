@@ -18,7 +18,14 @@ import warnings
 
 import numpy as np
 
-__all__ = ["Case", "CheckResult", "Divergence", "Exercise", "run_check"]
+__all__ = [
+    "Case",
+    "CheckResult",
+    "Divergence",
+    "Exercise",
+    "run_check",
+    "shuffled_classes",
+]
 
 
 class Case:
@@ -216,6 +223,15 @@ class CheckResult:
             else:
                 parts.append(f"<p>{text}</p>")
         return '<div class="patrec-check">' + "".join(parts) + "</div>"
+
+
+def shuffled_classes(rng, parts):
+    """The samples of ``parts`` (one array of rows per class, class 0 first) in a
+    random order drawn from ``rng``, with their class indices: a random case's data."""
+    X = np.concatenate(parts).astype(float)
+    labels = np.repeat(np.arange(len(parts)), [len(part) for part in parts])
+    order = rng.permutation(len(X))
+    return X[order], labels[order]
 
 
 def run_check(exercise, function, seed):

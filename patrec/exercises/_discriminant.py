@@ -12,7 +12,7 @@ import numpy as np
 from scipy import linalg
 
 from ..discriminant import QDA, FisherLDA
-from ._checking import Case, Divergence, Exercise
+from ._checking import Case, Divergence, Exercise, shuffled_classes
 from ._notation import as_array, close, fmt, omega, ordinal, sub, unpack
 
 # Three classes in the plane with N₁ = 3, N₂ = 4, N₃ = 5 samples: unequal sizes, so
@@ -49,10 +49,7 @@ def _random_classes(rng, n_classes, n_features):
         ]
         if all(np.linalg.cond(np.cov(p, rowvar=False)) < 1e3 for p in parts):
             break
-    X = np.concatenate(parts)
-    labels = np.repeat(np.arange(n_classes), sizes)
-    order = rng.permutation(len(X))
-    return X[order], labels[order]
+    return shuffled_classes(rng, parts)
 
 
 def _case_title(number, X, labels, n_classes):

@@ -9,7 +9,7 @@ visit where they differ from the rule's (replayed from patrec's recorded
 import numpy as np
 
 from ..linear import LinearMachine, Perceptron, kesler_construct
-from ._checking import Case, Divergence, Exercise
+from ._checking import Case, Divergence, Exercise, shuffled_classes
 from ._notation import as_array, close, fmt, omega, sub, unpack, weight
 
 # The course's three classes on a line and an axis: corrections in the first epochs.
@@ -26,15 +26,13 @@ def _random_classes(rng, n_classes, separable):
     centres = rng.permutation(np.arange(n_classes * n_features) % 7)[
         : n_classes * n_features
     ].reshape(n_classes, n_features) * (6 if separable else 1)
-    X = np.concatenate(
+    return shuffled_classes(
+        rng,
         [
             c + rng.integers(-spread, spread + 1, (per_class, n_features))
             for c in centres
-        ]
-    ).astype(float)
-    labels = np.repeat(np.arange(n_classes), per_class)
-    order = rng.permutation(len(X))
-    return X[order], labels[order]
+        ],
+    )
 
 
 def visit_weights(history, X):

@@ -19,8 +19,9 @@ from ..neighbors import (
     condense,
     edit,
     multiedit,
+    pairwise_distances,
 )
-from ._checking import Case, Divergence, Exercise
+from ._checking import Case, Divergence, Exercise, shuffled_classes
 from ._notation import as_array, fmt, omega, ordinal, sub, unpack
 
 # -- shared -------------------------------------------------------------------------
@@ -28,7 +29,7 @@ from ._notation import as_array, fmt, omega, ordinal, sub, unpack
 
 def _distances(X, x):
     """D(x, X[j]) for every row j (euclidean), for the reports."""
-    return np.sqrt(((np.asarray(X, dtype=float) - x) ** 2).sum(axis=1))
+    return pairwise_distances(X, np.reshape(x, (1, -1)))[:, 0]
 
 
 def _blobs(rng, n_classes, per_class, n_features=2, spread=1.5, grid=False):
@@ -37,14 +38,8 @@ def _blobs(rng, n_classes, per_class, n_features=2, spread=1.5, grid=False):
     ``grid``: integer coordinates, so that equal distances (ties) are common.
     """
     centres = rng.uniform(0, 6, (n_classes, n_features))
-    X = np.concatenate(
-        [c + rng.normal(0, spread, (per_class, n_features)) for c in centres]
-    )
-    if grid:
-        X = np.round(X)
-    labels = np.repeat(np.arange(n_classes), per_class)
-    order = rng.permutation(len(X))
-    return X[order].astype(float), labels[order]
+    parts = [c + rng.normal(0, spread, (per_class, n_features)) for c in centres]
+    return shuffled_classes(rng, [np.round(p) for p in parts] if grid else parts)
 
 
 def _indices(value, name):

@@ -10,6 +10,7 @@ from matplotlib.patches import Polygon
 from patrec import LinearMachine, MulticlassSVM, Perceptron, PiecewiseLinearClassifier
 from patrec.exceptions import ConvergenceWarning
 from patrec.neighbors import BranchBoundTree
+from patrec.neighbors.search.tree import node_geometry
 from patrec.plotting import animate_training, plot_history, plot_search
 
 pytestmark = pytest.mark.filterwarnings("ignore:Animation was deleted:UserWarning")
@@ -205,17 +206,17 @@ def test_search_picture_draws_the_explanation(metric, partition):
     assert len(dotted) == len(boxed)
     for patch, node in zip(dotted, boxed):
         corners = patch.get_xy()
-        np.testing.assert_allclose(corners.min(axis=0), tree._tree.low[node])
-        np.testing.assert_allclose(corners.max(axis=0), tree._tree.high[node])
+        np.testing.assert_allclose(corners.min(axis=0), node_geometry(tree).low[node])
+        np.testing.assert_allclose(corners.max(axis=0), node_geometry(tree).high[node])
     pruned = [p for p in balls if p.get_linestyle() == "--"]
     assert len(pruned) == len(steps.pruned)
     for patch, node in zip(pruned, steps.pruned["node"]):
         vertices = patch.get_xy()
-        centre = tree._tree.centers[node]
+        centre = node_geometry(tree).centers[node]
         reach = {"euclidean": 2, "cityblock": 1, "chebyshev": np.inf}[metric]
         np.testing.assert_allclose(
             np.linalg.norm(vertices - centre, ord=reach, axis=1),
-            tree._tree.radius[node],
+            node_geometry(tree).radius[node],
             rtol=1e-9,
         )
     grey, measured, skipped, stars, query = ax.collections

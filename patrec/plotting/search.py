@@ -3,6 +3,7 @@
 
 import numpy as np
 
+from ..neighbors.search.tree import node_geometry
 from ._common import axis_names
 
 __all__ = ["plot_search"]
@@ -99,7 +100,8 @@ def plot_search(
     if ax is None:
         ax = plt.gca()
     ball = _ball_outline(metric.name, metric.p)
-    centers, radius = tree._tree.centers.astype(np.float64), tree._tree.radius
+    geometry = node_geometry(tree)
+    centers, radius = geometry.centers.astype(np.float64), geometry.radius
     data = tree._training_rows().astype(np.float64)
 
     entered = explanation.entered["node"]
@@ -286,9 +288,10 @@ def plot_search(
 
 def _box_corners(tree, node):
     """The four corners of a 2-D tree node's bounding box."""
+    geometry = node_geometry(tree)
     low, high = (
-        tree._tree.low[node].astype(np.float64),
-        tree._tree.high[node].astype(np.float64),
+        geometry.low[node].astype(np.float64),
+        geometry.high[node].astype(np.float64),
     )
     return np.array([low, [high[0], low[1]], high, [low[0], high[1]]])
 

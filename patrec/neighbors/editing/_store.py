@@ -187,9 +187,10 @@ def _store_tree(data, metric):
     nothing stored yet."""
     n_samples, n_features = data.shape
     scratch = data.copy()  # (the partition reorders the rows it is given)
-    order, (node_start, node_end, node_child, node_nchild), _ = partition_samples(
+    cut = partition_samples(
         scratch, "kd", 2, _LEAF_SIZE, 0, Reporter("GrowingStore", 0)
     )
+    order, (node_start, node_end, node_child, node_nchild) = cut.order, cut.nodes
     del scratch
     inner = node_nchild > 0
     node_left = np.where(inner, node_child, -1)

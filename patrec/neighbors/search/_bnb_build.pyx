@@ -8,13 +8,15 @@
 #   partition      the k-d partition: a node holding more than leaf_size samples is
 #                  cut at the median of its widest feature into two halves (rows are
 #                  moved in place, a quickselect on that feature), depth first, until
-#                  every leaf holds at most leaf_size samples.  O(n d log n).  Or the
-#                  k-means partition (below), cut by k-means instead.
+#                  every leaf holds at most leaf_size samples.  O(n d log n).  On the
+#                  way it records each cut's feature and the two halves' intervals
+#                  in it: all the euclidean k-d search needs (with the root's box).
+#                  Or the k-means partition (below), cut by k-means instead.
 #   measure_nodes  for ANY hierarchical partition (k-d or k-means): each node's mean
 #                  M_p, radius r_p = max D(x_i, M_p), bounding box, and at the leaves
-#                  the distances D(x_i, M_p) sorted ascending (the leaf's rows are
-#                  reordered to match).  One pass over the samples per level of the
-#                  tree: O(n d depth).
+#                  the distances D(x_i, M_p), sorted ascending (the leaf's rows are
+#                  reordered to match) for the searches that apply rule 2.  One pass
+#                  over the samples per level of the tree: O(n d depth).
 #
 # The partition is given, as in tree.py, by node_start/node_end (the node owns rows
 # start .. end-1 of the tree order) and node_child/node_nchild (children numbered
@@ -30,12 +32,10 @@ from patrec.neighbors.search._distances cimport MetricKind, rdist, rdist_to_dist
 from patrec.neighbors.search._select cimport select_nth
 
 
-cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
+cdef void _bounding_box(const floating* data, intp_t lo, intp_t hi,
                         intp_t n_features, floating* low, floating* high) noexcept nogil:
-    """Cut rows lo .. hi-1 at the median of their widest feature (rows moved in
-    place); return the first row of the upper half, or -1 when all rows are equal."""
-    cdef intp_t s, j, widest = 0
-    cdef double spread, best = -1.0
+    """The smallest box holding rows lo .. hi-1 (hi > lo)."""
+    cdef intp_t s, j
     cdef floating value
     for j in range(n_features):
         low[j] = data[lo * n_features + j]
@@ -47,14 +47,34 @@ cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
                 low[j] = value
             elif value > high[j]:
                 high[j] = value
+
+
+cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
+                        intp_t n_features, floating* low, floating* high,
+                        intp_t* dim, floating* cuts) noexcept nogil:
+    """Cut rows lo .. hi-1 at the median of their widest feature (rows moved in
+    place); return the first row of the upper half, or -1 when all rows are equal.
+    The feature goes to ``dim``, the two halves' intervals in it to ``cuts`` (low
+    and high of the lower half, then of the upper)."""
+    cdef intp_t s, j, widest = 0, mid = lo + (hi - lo) // 2
+    cdef double spread, best = -1.0
+    cdef floating largest
+    _bounding_box(data, lo, hi, n_features, low, high)
     for j in range(n_features):
         spread = <double> high[j] - <double> low[j]
         if spread > best:
             widest, best = j, spread
     if best <= 0:
         return -1
-    select_nth(data, order, lo, hi, lo + (hi - lo) // 2, widest, n_features, True)
-    return lo + (hi - lo) // 2
+    select_nth(data, order, lo, hi, mid, widest, n_features, True)
+    largest = data[lo * n_features + widest]
+    for s in range(lo + 1, mid):
+        if data[s * n_features + widest] > largest:
+            largest = data[s * n_features + widest]
+    dim[0] = widest
+    cuts[0], cuts[1] = low[widest], largest
+    cuts[2], cuts[3] = data[mid * n_features + widest], high[widest]
+    return mid
 
 
 cdef struct Ranked:
@@ -76,10 +96,11 @@ def measure_nodes(int kind, double p, floating[:, ::1] data, intp_t[::1] order,
                   const intp_t[::1] node_start, const intp_t[::1] node_end,
                   const intp_t[::1] node_nchild, floating[:, ::1] centers,
                   double[::1] radius, floating[:, ::1] low, floating[:, ::1] high,
-                  double[::1] to_center):
+                  double[::1] to_center, bint sort_leaves=True):
     """Fill ``centers`` (M_p), ``radius`` (r_p), the bounding boxes ``low`` /
-    ``high`` and, at the leaves, ``to_center`` (sorted D(x_i, M_p); the leaf's rows
-    of ``data`` and ``order`` are reordered to match)."""
+    ``high`` and, at the leaves, ``to_center`` (D(x_i, M_p); with ``sort_leaves``
+    sorted, the leaf's rows of ``data`` and ``order`` reordered to match; without
+    it, nothing is written to ``data`` or ``order``)."""
     cdef intp_t n_nodes = node_start.shape[0], n_features = data.shape[1]
     cdef intp_t node, lo, hi, s, j, largest = 1
     cdef MetricKind metric = <MetricKind> kind
@@ -149,7 +170,10 @@ def measure_nodes(int kind, double p, floating[:, ::1] data, intp_t[::1] order,
                     ranked[s - lo].distance = d
                     ranked[s - lo].row = s
             radius[node] = r
-            if node_nchild[node] == 0:
+            if node_nchild[node] == 0 and not sort_leaves:
+                for s in range(hi - lo):
+                    to_center[lo + s] = ranked[s].distance
+            elif node_nchild[node] == 0:
                 qsort(ranked, hi - lo, sizeof(Ranked), _compare_ranked)
                 for s in range(hi - lo):
                     memcpy(&rows[s * n_features], &data[ranked[s].row, 0],
@@ -347,16 +371,22 @@ cdef intp_t _kmeans_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
 def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
               bint kmeans, intp_t branching, unsigned long long seed,
               intp_t[::1] node_start, intp_t[::1] node_end, intp_t[::1] node_child,
-              intp_t[::1] node_nchild):
+              intp_t[::1] node_nchild, intp_t[::1] node_dim, floating[:, ::1] cuts,
+              floating[::1] root_low, floating[::1] root_high):
     """Split ``data`` (reordered in place, ``order`` alongside) into the k-d
     partition, or with ``kmeans`` into the hierarchical k-means one (``branching``
     and ``seed`` are used only there), depth first; the node arrays must hold the
-    largest possible number of nodes.  Returns ``(n_nodes, depth)``."""
+    largest possible number of nodes.  A node cut at a median gets its feature in
+    ``node_dim`` (-1 elsewhere) and, in the k-d partition, each of its two children
+    its interval in that feature in ``cuts`` (unused with ``kmeans``: one row is
+    enough); ``root_low`` .. ``root_high`` receives the bounding box of
+    all samples.  Returns ``(n_nodes, depth)``."""
     cdef intp_t n = data.shape[0], n_features = data.shape[1]
     cdef intp_t capacity = node_start.shape[0]
     cdef intp_t n_nodes = 1, top, node, lo, hi, c, used, n_clusters, depth = 0
     cdef unsigned long long state = seed | 1
     cdef intp_t cluster_start[MAX_CLUSTERS]
+    cdef floating interval[4]
     cdef intp_t n_rows = max(n, 2) if kmeans else 2
     cdef double* shift = <double*> malloc(n_features * sizeof(double))
     cdef double* centers = <double*> malloc(MAX_CLUSTERS * n_features * sizeof(double))
@@ -376,6 +406,9 @@ def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
     node_end[0] = n
     node_child[0] = 0
     node_nchild[0] = 0
+    node_dim[0] = -1
+    if n > 0:
+        _bounding_box(&data[0, 0], 0, n, n_features, &root_low[0], &root_high[0])
     if (shift == NULL or centers == NULL or sums == NULL or counts == NULL
             or sample == NULL or weight == NULL or labels == NULL or rows == NULL
             or indices == NULL or stack == NULL or level == NULL):
@@ -405,10 +438,15 @@ def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
                 # the k-d cut, also when k-means put everything together
                 cluster_start[0] = lo
                 cluster_start[1] = _median_cut(&data[0, 0], &order[0], lo, hi,
-                                               n_features, rows, &rows[n_features])
+                                               n_features, rows, &rows[n_features],
+                                               &node_dim[node], interval)
                 if cluster_start[1] < 0:
                     continue  # identical samples: they stay together in one leaf
                 used = 2
+                if not kmeans and n_nodes + 2 <= capacity:
+                    cuts[n_nodes, 0], cuts[n_nodes, 1] = interval[0], interval[1]
+                    cuts[n_nodes + 1, 0] = interval[2]
+                    cuts[n_nodes + 1, 1] = interval[3]
             if n_nodes + used > capacity:
                 failed = True
                 break
@@ -419,6 +457,7 @@ def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
                 node_end[n_nodes + c] = cluster_start[c + 1] if c + 1 < used else hi
                 node_child[n_nodes + c] = 0
                 node_nchild[n_nodes + c] = 0
+                node_dim[n_nodes + c] = -1
                 level[n_nodes + c] = level[node] + 1
                 stack[top + used - 1 - c] = n_nodes + c  # the first child on top
             top += used

@@ -13,7 +13,13 @@
 #   radius[p]                    r_p = max D(x_i, M_p) over the node's samples
 #   data[s, :], order[s]         the samples in tree order and their training index
 #   to_center[s]                 D(x_s, M_leaf), ascending within each leaf
-#   low[p, :], high[p, :]        the bounding box of the node's samples (k-d only)
+#   low[p, :], high[p, :]        the bounding box of the node's samples (k-d only;
+#                                the k-means tree keeps the root's alone)
+#   kd_nodes[p, :], kd_cuts[p, :]  the euclidean k-d search's arrays (below)
+#
+# The euclidean k-d tree, the default, is searched with kd_nodes, kd_cuts and the
+# root's box alone: it holds no means, radii, leaf distances or other boxes (None,
+# and low / high hold the root's row only), which keeps it lean.
 #
 # `_visit` is the recursive search of one node of the k-means tree (the textbook's
 # steps 2-6):
@@ -409,6 +415,21 @@ cdef inline void _scan_rows_sq(const Tree* tree, Search* search, intp_t start,
                   tree.order[s], heap_dist)
 
 
+cdef inline void _collect_rows_sq(const Tree* tree, Search* search, intp_t start,
+                                  intp_t stop, const floating* x,
+                                  const floating* data) noexcept nogil:
+    # the radius search's leaf: every sample within the radius is kept
+    cdef intp_t s, n_features = tree.n_features
+    cdef floating reduced
+    for s in range(start, stop):
+        reduced = sqeuclidean_rdist(x, &data[s * n_features], n_features)
+        if reduced <= search.radius_rdist:
+            if _add_found(search, tree.order[s], reduced) != 0:
+                search.failed = True
+                return
+    search.n_evals += stop - start
+
+
 cdef inline void _scan_leaf_sq(const Tree* tree, Search* search, intp_t start,
                                intp_t stop, const floating* x, const floating* data,
                                floating* heap_dist) noexcept nogil:
@@ -440,12 +461,16 @@ cdef void _search_kd_sq(const Tree* tree, Search* search, const floating* x,
                         Workspace* work) noexcept nogil:
     cdef intp_t n_features = tree.n_features, top, trail = 0
     cdef intp_t node, near, far, j
-    cdef double lb = 0, g_old, g_near, g_far, l_near, l_far
+    cdef double lb = 0, g_old, g_near, g_far, l_near, l_far, limit
     cdef Pending* stack = work.stack
     cdef double* gap = work.gap
     cdef const intp_t* nodes = tree.kd_nodes
     cdef const floating* cuts = <const floating*> tree.kd_cuts
-    _set_bound_sq(tree, search, heap_dist)
+    if search.k > 0:
+        _set_bound_sq(tree, search, heap_dist)
+    else:  # the radius search: B is the radius
+        limit = search.bound * tree.grow + tree.tiny
+        search.box_limit = limit * limit
     for j in range(n_features):
         gap[j] = _gap(x[j], low[j], high[j])
         lb += gap[j] * gap[j]
@@ -500,9 +525,14 @@ cdef void _search_kd_sq(const Tree* tree, Search* search, const floating* x,
             gap[j] = g_near
             node = near
             lb = l_near
-        if node >= 0:
+        if node >= 0 and search.k > 0:
             _scan_leaf_sq(tree, search, nodes[4 * node + 2], nodes[4 * node + 3], x,
                           data, heap_dist)
+        elif node >= 0:
+            _collect_rows_sq(tree, search, nodes[4 * node + 2], nodes[4 * node + 3],
+                             x, data)
+            if search.failed:
+                return
 
 
 cdef void _search(const Tree* tree, Search* search, const floating* x,
@@ -510,7 +540,7 @@ cdef void _search(const Tree* tree, Search* search, const floating* x,
                   const floating* low, const floating* high, floating* nearest,
                   floating* heap_dist, Workspace* work) noexcept nogil:
     cdef double d_root = 0.0
-    if tree.use_boxes and tree.kind == SQEUCLIDEAN and search.k > 0:
+    if tree.use_boxes and tree.kind == SQEUCLIDEAN:
         _search_kd_sq(tree, search, x, data, low, high, heap_dist, work)
         return
     if tree.use_boxes:
@@ -579,6 +609,16 @@ def make_search_tree(*, data, order, to_center, node_start, node_end, node_child
     return tree
 
 
+cdef const floating* _centers(SearchTree search_tree,
+                              const floating* dtype_witness) except? NULL:
+    """The node means (NULL for the lean euclidean k-d tree, which has none)."""
+    cdef const floating[:, ::1] centers
+    if search_tree.centers is None:
+        return NULL
+    centers = search_tree.centers
+    return &centers[0, 0]
+
+
 def _from_fields(fields):
     """Unpickle a `SearchTree`."""
     return make_search_tree(**fields)
@@ -592,18 +632,23 @@ cdef Tree _make_tree(SearchTree search_tree, const void* kd_cuts):
     cdef const intp_t[::1] node_child = search_tree.node_child
     cdef const intp_t[::1] node_nchild = search_tree.node_nchild
     cdef const intp_t[::1] order = search_tree.order
-    cdef const double[::1] radius = search_tree.radius
-    cdef const double[::1] to_center = search_tree.to_center
+    cdef const double[::1] radius
+    cdef const double[::1] to_center
     cdef const intp_t[:, ::1] kd_nodes = search_tree.kd_nodes
     cdef Tree tree
+    tree.radius = NULL
+    tree.to_center = NULL
+    if search_tree.radius is not None:  # (the lean euclidean k-d tree has none)
+        radius = search_tree.radius
+        to_center = search_tree.to_center
+        tree.radius = &radius[0]
+        tree.to_center = &to_center[0]
     tree.kd_nodes = &kd_nodes[0, 0]
     tree.kd_cuts = kd_cuts
     tree.node_start = &node_start[0]
     tree.node_end = &node_end[0]
     tree.node_child = &node_child[0]
     tree.node_nchild = &node_nchild[0]
-    tree.radius = &radius[0]
-    tree.to_center = &to_center[0]
     tree.order = &order[0]
     tree.n_features = search_tree.data.shape[1]
     tree.kind = <MetricKind> search_tree.kind
@@ -628,10 +673,10 @@ def knn_search(SearchTree search_tree, const floating[:, ::1] queries,
     a heap living in that row would.)
     """
     cdef const floating[:, ::1] data = search_tree.data
-    cdef const floating[:, ::1] centers = search_tree.centers
     cdef const floating[:, ::1] low = search_tree.low
     cdef const floating[:, ::1] high = search_tree.high
     cdef const floating[:, ::1] kd_cuts = search_tree.kd_cuts
+    cdef const floating* centers = _centers(search_tree, &data[0, 0])
     cdef Tree tree = _make_tree(search_tree, &kd_cuts[0, 0])
     cdef intp_t depth = search_tree.depth
     cdef Search search
@@ -665,7 +710,7 @@ def knn_search(SearchTree search_tree, const floating[:, ::1] queries,
             heap_init(best_dist, best_idx, k)
             search.bound = INFINITY
             search.n_evals = 0
-            _search(&tree, &search, &queries[i, 0], &data[0, 0], &centers[0, 0],
+            _search(&tree, &search, &queries[i, 0], &data[0, 0], centers,
                     &low[0, 0], &high[0, 0], nearest, best_dist, &work)
             row = i if out_rows is None else out_rows[i]
             if search.sorted_list:
@@ -763,10 +808,10 @@ def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double
     belong to each query.
     """
     cdef const floating[:, ::1] data = search_tree.data
-    cdef const floating[:, ::1] centers = search_tree.centers
     cdef const floating[:, ::1] low = search_tree.low
     cdef const floating[:, ::1] high = search_tree.high
     cdef const floating[:, ::1] kd_cuts = search_tree.kd_cuts
+    cdef const floating* centers = _centers(search_tree, &data[0, 0])
     cdef Tree tree = _make_tree(search_tree, &kd_cuts[0, 0])
     cdef Search search
     cdef intp_t i, start
@@ -774,7 +819,10 @@ def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double
     cdef SignalWatch watch
     cdef bint stopped = False
     cdef floating* nearest = <floating*> malloc(data.shape[1] * sizeof(floating))
-    if nearest == NULL:
+    cdef Workspace work
+    if nearest == NULL or _alloc_workspace(&work, search_tree.depth,
+                                           data.shape[1]) != 0:
+        free(nearest)
         raise MemoryError()
     watch.work = 0
     search.k = 0
@@ -790,8 +838,8 @@ def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double
         for i in range(queries.shape[0]):
             start = search.n_found
             search.n_evals = 0
-            _search(&tree, &search, &queries[i, 0], &data[0, 0], &centers[0, 0],
-                    &low[0, 0], &high[0, 0], nearest, &dummy, NULL)
+            _search(&tree, &search, &queries[i, 0], &data[0, 0], centers,
+                    &low[0, 0], &high[0, 0], nearest, &dummy, &work)
             if search.failed:
                 break
             out_counts[i] = search.n_found - start
@@ -813,6 +861,7 @@ def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double
         _copy_found(&search, indices, reduced)
     finally:
         free(nearest)
+        _free_workspace(&work)
         free(search.found_idx)
         free(search.found_rdist)
     return indices, reduced

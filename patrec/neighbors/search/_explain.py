@@ -317,9 +317,8 @@ class _Walk:
         x_j, old = float(self.x[j]), gaps[j]
         children = []
         for child in (first, first + 1):
-            gap = _gap(
-                x_j, float(self.tree.low[child, j]), float(self.tree.high[child, j])
-            )
+            low, high = self.tree.kd_cuts[child]
+            gap = _gap(x_j, float(low), float(high))
             children.append((cell + (gap - old) * (gap + old), child, gap))
         if children[1][0] < children[0][0]:  # nearest cell first
             children.reverse()

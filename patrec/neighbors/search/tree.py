@@ -41,12 +41,14 @@ of either partition), the search in ``_bnb_tree.pyx``.
 
 import numbers
 import time
+from typing import NamedTuple
 
 import numpy as np
 
 from ..._progress import Reporter
 from ..._validation import check_option, check_random_state, check_scalar
 from . import _bnb_build, _bnb_tree
+from ._distances import KINDS
 from ._explain import explain_search
 from ._index import NeighborIndex
 
@@ -312,13 +314,72 @@ class BranchBoundTree(NeighborIndex):
 def build_search_tree(data, metric, partition, branching, leaf_size, seed, log):
     """The compiled tree over ``data`` (validated, mapped for ``metric``; reordered
     in place into the tree order): the partition, then the means, radii, boxes and
-    leaf distances of its nodes.  ``seed`` seeds the k-means splits.  Returns a
-    `SearchTree`."""
-    order, (node_start, node_end, node_child, node_nchild), depth = partition_samples(
-        data, partition, branching, leaf_size, seed, log
+    leaf distances of its nodes.  The euclidean k-d tree, searched by its cuts
+    alone, skips the measurements (`node_geometry` makes them when asked).
+    ``seed`` seeds the k-means splits.  Returns a `SearchTree`."""
+    cut = partition_samples(data, partition, branching, leaf_size, seed, log)
+    node_start, node_end, node_child, node_nchild = cut.nodes
+    n_features = data.shape[1]
+    # The box rule belongs to the k-d partition, whose cells are boxes; the k-means
+    # tree is searched by the course's two rules alone.
+    use_boxes = partition == "kd"
+    lean = use_boxes and metric.kind == KINDS["sqeuclidean"]
+    low, high = cut.root_low[None, :], cut.root_high[None, :]
+    centers = radius = to_center = None
+    if not lean:
+        started = time.perf_counter()
+        centers, radius, low_all, high_all, to_center = measure_nodes(
+            data, cut.order, cut.nodes, metric, sort_leaves=True
+        )
+        if use_boxes:
+            low, high = low_all, high_all
+        log(
+            2,
+            f"means, radii and leaf distances measured in "
+            f"{time.perf_counter() - started:.2f} s",
+        )
+    if use_boxes:
+        kd_nodes = np.column_stack([node_child, cut.node_dim, node_start, node_end])
+        kd_cuts = cut.cuts
+    else:
+        kd_nodes = np.full((1, 4), -1, dtype=np.intp)
+        kd_cuts = np.zeros((1, 2), dtype=data.dtype)
+    # Rounding margin of the pruning rules (see _bnb_tree.pyx): the distances' own
+    # rounding, and the euclidean k-d search's cell bound, a sum of up to
+    # n_features + depth terms.
+    eps = np.finfo(data.dtype).eps / 2
+    slack = (4 * (n_features + 8) + cut.depth) * eps
+    return _bnb_tree.make_search_tree(
+        data=data,
+        order=cut.order,
+        to_center=to_center,
+        node_start=node_start,
+        node_end=node_end,
+        node_child=node_child,
+        node_nchild=node_nchild,
+        centers=centers,
+        radius=radius,
+        low=low,
+        high=high,
+        kd_nodes=np.ascontiguousarray(kd_nodes, dtype=np.intp),
+        kd_cuts=kd_cuts,
+        kind=metric.kind,
+        p=metric.p,
+        grow=(1 + slack) / (1 - slack),
+        tiny=n_features * float(np.sqrt(np.finfo(data.dtype).tiny)),
+        use_boxes=use_boxes,
+        depth=cut.depth,
     )
+
+
+def measure_nodes(data, order, nodes, metric, sort_leaves):
+    """The means, radii, bounding boxes and leaf distances of every node
+    (compiled, see _bnb_build.pyx): ``(centers, radius, low, high, to_center)``.
+    With ``sort_leaves`` each leaf's rows of ``data`` and ``order`` are reordered by
+    their distance to the leaf's mean, as rule 2 needs; without it nothing is
+    written to them."""
+    node_start, node_end, node_child, node_nchild = nodes
     n_nodes, n_features = len(node_start), data.shape[1]
-    started = time.perf_counter()
     centers = np.empty((n_nodes, n_features), dtype=data.dtype)
     radius = np.empty(n_nodes, dtype=np.float64)
     to_center = np.zeros(data.shape[0], dtype=np.float64)
@@ -337,92 +398,114 @@ def build_search_tree(data, metric, partition, branching, leaf_size, seed, log):
         low,
         high,
         to_center,
+        sort_leaves,
     )
-    log(
-        2,
-        f"means, radii and leaf distances measured in "
-        f"{time.perf_counter() - started:.2f} s",
-    )
-    # The box rule belongs to the k-d partition, whose cells are boxes; the k-means
-    # tree is searched by the course's two rules alone.
-    use_boxes = partition == "kd"
-    if not use_boxes:
-        low, high = low[:1], high[:1]  # (unused by the search)
-    kd_nodes, kd_cuts = _kd_arrays(
-        node_child, node_nchild, node_start, node_end, low, high, use_boxes
-    )
-    # Rounding margin of the pruning rules (see _bnb_tree.pyx): the distances' own
-    # rounding, and the euclidean k-d search's cell bound, a sum of up to
-    # n_features + depth terms.
-    eps = np.finfo(data.dtype).eps / 2
-    slack = (4 * (n_features + 8) + depth) * eps
-    return _bnb_tree.make_search_tree(
-        data=data,
-        order=order,
-        to_center=to_center,
-        node_start=node_start,
-        node_end=node_end,
-        node_child=node_child,
-        node_nchild=node_nchild,
-        centers=centers,
-        radius=radius,
-        low=low,
-        high=high,
-        kd_nodes=kd_nodes,
-        kd_cuts=kd_cuts,
-        kind=metric.kind,
-        p=metric.p,
-        grow=(1 + slack) / (1 - slack),
-        tiny=n_features * float(np.sqrt(np.finfo(data.dtype).tiny)),
-        use_boxes=use_boxes,
-        depth=depth,
-    )
+    return centers, radius, low, high, to_center
+
+
+def node_geometry(tree):
+    """Every node's mean, radius and bounding box, and each sample's distance to
+    its leaf's mean (in tree order) of a `BranchBoundTree`, as a `NodeGeometry`.
+
+    For `BranchBoundTree.explain`, `patrec.plotting.plot_search` and the tests:
+    what the compiled tree holds is read from it (the search's own values); the
+    rest (the boxes of a k-means tree, everything of the lean euclidean k-d tree)
+    is measured once and kept."""
+    compiled = tree._tree
+    geometry = tree.__dict__.get("_geometry")
+    if geometry is None:
+        nodes = (
+            compiled.node_start,
+            compiled.node_end,
+            compiled.node_child,
+            compiled.node_nchild,
+        )
+        measured = measure_nodes(
+            compiled.data, compiled.order, nodes, tree._metric, False
+        )
+        if compiled.centers is not None:  # the search's own
+            measured = (
+                (compiled.centers, compiled.radius)
+                + measured[2:4]
+                + (compiled.to_center,)
+            )
+        if compiled.low.shape[0] == len(nodes[0]):
+            measured = measured[:2] + (compiled.low, compiled.high) + measured[4:]
+        geometry = tree._geometry = NodeGeometry(*measured)
+    return geometry
+
+
+class NodeGeometry(NamedTuple):
+    """What `node_geometry` returns: per node its mean ``centers``, ``radius``
+    r_p and bounding box ``low`` .. ``high``; per sample (tree order) its distance
+    ``to_center`` to its leaf's mean."""
+
+    centers: np.ndarray
+    radius: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    to_center: np.ndarray
+
+
+class Partition(NamedTuple):
+    """What `partition_samples` returns (see there)."""
+
+    order: np.ndarray
+    nodes: tuple
+    depth: int
+    node_dim: np.ndarray
+    cuts: np.ndarray
+    root_low: np.ndarray
+    root_high: np.ndarray
 
 
 def partition_samples(data, partition, branching, leaf_size, seed, log):
     """Split the samples into the tree's nodes (compiled, see _bnb_build.pyx),
-    reordering ``data`` in place: (the tree order, the four node arrays, depth).
+    reordering ``data`` in place.  Returns a `Partition`: the tree order, the four
+    node arrays (start, end, first child, number of children), the depth, and what
+    the euclidean k-d search reads: each node's cut feature (-1 at a leaf and at a
+    k-means cut), each node's interval in its parent's cut feature, and the box of
+    all samples.
 
     The one builder of a tree's shape: `build_search_tree` and the condensing
     store (`patrec.neighbors.editing._store`) both start here.  ``log`` is a
     `Reporter` (or any ``log(level, message)``)."""
-    n_samples = data.shape[0]
+    n_samples, n_features = data.shape
     order = np.arange(n_samples, dtype=np.intp)
     kmeans = partition == "kmeans"
     if kmeans:  # k-means may cut off clusters of one sample
         capacity = 2 * n_samples + 1
     else:  # halves of at least (leaf_size + 1) // 2 samples
         capacity = 2 * (n_samples // max(1, (leaf_size + 1) // 2) + 1)
-    arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(4)]
+    arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(5)]
+    cuts = np.zeros((1 if kmeans else capacity, 2), dtype=data.dtype)
+    root_low = np.zeros(n_features, dtype=data.dtype)
+    root_high = np.zeros(n_features, dtype=data.dtype)
     started = time.perf_counter()
     n_nodes, depth = _bnb_build.partition(
-        data, order, leaf_size, kmeans, branching, seed, *arrays
+        data,
+        order,
+        leaf_size,
+        kmeans,
+        branching,
+        seed,
+        *arrays,
+        cuts,
+        root_low,
+        root_high,
     )
     log(
         2,
         f"{'k-means' if kmeans else 'k-d'} partition: {n_nodes} nodes, depth {depth}, in "
         f"{time.perf_counter() - started:.2f} s",
     )
-    return order, [a[:n_nodes].copy() for a in arrays], depth
-
-
-def _kd_arrays(node_child, node_nchild, node_start, node_end, low, high, use_boxes):
-    """The euclidean k-d search's compact node arrays: per node (first child, cut
-    feature or -1 at a leaf, first sample, end), and per node its (low, high) in
-    the feature its parent was cut on (one cache line for both children of a node,
-    where the boxes take four)."""
-    if not use_boxes:
-        return np.full((1, 4), -1, dtype=np.intp), np.zeros((1, 2), dtype=low.dtype)
-    # each node was cut on its widest feature (any feature would be exact: the cell
-    # bound is updated in it)
-    inner = node_nchild > 0
-    dims = np.argmax(high.astype(np.float64) - low, axis=1)
-    nodes = np.column_stack(
-        [node_child, np.where(inner, dims, -1), node_start, node_end]
-    ).astype(np.intp)
-    cuts = np.zeros((len(nodes), 2), dtype=low.dtype)
-    parents = np.flatnonzero(inner)
-    for child in (node_child[parents], node_child[parents] + 1):
-        cuts[child, 0] = low[child, dims[parents]]
-        cuts[child, 1] = high[child, dims[parents]]
-    return np.ascontiguousarray(nodes), cuts
+    nodes = tuple(a[:n_nodes].copy() for a in arrays[:4])
+    return Partition(
+        order,
+        nodes,
+        depth,
+        arrays[4][:n_nodes].copy(),
+        cuts[:n_nodes].copy() if not kmeans else cuts,
+        root_low,
+        root_high,
+    )

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from patrec.neighbors import BranchBoundTree
+from patrec.neighbors.search.tree import node_geometry
 
 METRICS = [
     ("euclidean", {}),
@@ -89,7 +90,9 @@ def test_every_step_is_accounted_for(metric, params, partition):
             internal = [n for n in entered if tree._tree.node_nchild[n] > 0]
             assert np.isnan(steps.entered["distance"][np.isin(entered, internal)]).all()
             for node, distance, bound in steps.pruned_by_box:
-                nearest = np.clip(x, tree._tree.low[node], tree._tree.high[node])
+                nearest = np.clip(
+                    x, node_geometry(tree).low[node], node_geometry(tree).high[node]
+                )
                 assert distance > bound
                 expected = tree._metric.finish(
                     tree._metric.reduced(x[None], nearest[None])
@@ -164,11 +167,13 @@ def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition, met
         assert (pruned["distance"] > pruned["bound"] + pruned["radius"]).all()
         np.testing.assert_allclose(
             pruned["distance"],
-            np.linalg.norm(tree._tree.centers[pruned["node"]] - x, ord=order, axis=1),
+            np.linalg.norm(
+                node_geometry(tree).centers[pruned["node"]] - x, ord=order, axis=1
+            ),
             rtol=1e-12,
         )
         np.testing.assert_array_equal(
-            pruned["radius"], tree._tree.radius[pruned["node"]]
+            pruned["radius"], node_geometry(tree).radius[pruned["node"]]
         )
         skipped = steps.skipped
         near, far = skipped[~skipped["far"]], skipped[skipped["far"]]
@@ -178,7 +183,7 @@ def test_pruned_nodes_and_skipped_samples_obey_the_textbook_rules(partition, met
         np.testing.assert_allclose(
             skipped["to_center"],
             np.linalg.norm(
-                X[skipped["sample"]] - tree._tree.centers[skipped["node"]],
+                X[skipped["sample"]] - node_geometry(tree).centers[skipped["node"]],
                 ord=order,
                 axis=1,
             ),
@@ -205,12 +210,16 @@ def test_distance_evaluations_hold_the_true_distances(partition):
     nodes = evaluations[evaluations["sample"] == -1]
     np.testing.assert_allclose(
         nodes["distance"],
-        np.linalg.norm(tree._tree.centers[nodes["node"]] - x, axis=1),
+        np.linalg.norm(node_geometry(tree).centers[nodes["node"]] - x, axis=1),
         rtol=1e-12,
     )
     boxes = evaluations[evaluations["sample"] == -2]  # the k-d partition's boxes
     assert (len(boxes) > 0) == (partition == "kd")
-    nearest = np.clip(x, tree._tree.low[boxes["node"]], tree._tree.high[boxes["node"]])
+    nearest = np.clip(
+        x,
+        node_geometry(tree).low[boxes["node"]],
+        node_geometry(tree).high[boxes["node"]],
+    )
     np.testing.assert_allclose(
         boxes["distance"], np.linalg.norm(nearest - x, axis=1), rtol=1e-12
     )

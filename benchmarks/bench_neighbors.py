@@ -20,7 +20,13 @@ longest):
   equal to it ("self", every training point as editing searches, 20 000 of them
   above 20 000 samples).  patrec's ``auto`` index against the fastest of cKDTree,
   pykdtree and scikit-learn-intelex (and every peer in the JSON line); CPU time.
-- build: tree construction at n = 1 000 000 against cKDTree's and pykdtree's.
+- build: tree construction at n = 1 000 000, d = 2, 3, 4, 8, 16, against cKDTree's
+  and pykdtree's.
+- index_memory: the resident memory a built index adds beyond the caller's data, and
+  its peak during the build, at 2 000 000 x 3 and 1 000 000 x 8 (each build in a
+  fresh process); "ratio" is the peer's added memory over patrec's.  cKDTree and
+  scikit-learn keep a reference to the caller's array (changing it later changes
+  their answers); patrec keeps its own copy, as ``cKDTree(copy_data=True)`` does.
 - highdim: brute force at d = 64 and 784, float32 and float64, against
   scikit-learn-intelex, FAISS and scikit-learn.  FAISS computes in float32 only:
   for float64 data its index holds the training set converted once, and the
@@ -336,9 +342,9 @@ def grid():
 
 
 def build():
-    """Tree construction at n = 1 000 000 (d = 2 and 8) against the peers' builds."""
+    """Tree construction at n = 1 000 000, d = 2 .. 16, against the peers' builds."""
     n = 100_000 if QUICK else 1_000_000
-    for d in (2, 8):
+    for d in _option("dims", int) or (2, 3, 4, 8, 16):
         for kind in ("uniform", "clustered"):
             X = make_data(kind, n, d, np.random.default_rng(d))
             calls = {
@@ -347,7 +353,7 @@ def build():
             }
             if pykdtree is not None:
                 calls["pykdtree"] = lambda: pykdtree.KDTree(X)
-            times = interleaved(calls)
+            times = interleaved(calls, repeats=5)
             for name in calls:
                 if name != "patrec":
                     report(
@@ -357,6 +363,90 @@ def build():
                         name,
                         times[name],
                     )
+
+
+# The memory an index adds: each build runs in a fresh process (this script again,
+# with --memory-child), which reads its resident set (VmRSS) before and after the
+# build and its peak (VmHWM, reset just before the build).
+_MEMORY_BUILDS = {
+    "patrec.BranchBoundTree": lambda X, y: BranchBoundTree(X),
+    "patrec.KNeighborsClassifier": lambda X, y: KNeighborsClassifier(5).fit(X, y),
+    "scipy.cKDTree": lambda X, y: cKDTree(X),
+    "scipy.cKDTree(copy_data=True)": lambda X, y: cKDTree(X, copy_data=True),
+    "pykdtree": lambda X, y: pykdtree.KDTree(X),
+    "sklearn.KDTree": lambda X, y: KDTree(X),
+    "sklearn.KNeighborsClassifier": lambda X, y: SkKNN(5).fit(X, y),
+}
+
+
+def _resident_mib():
+    with open("/proc/self/status") as status:
+        fields = dict(line.split(":", 1) for line in status)
+    return {key: int(fields[key].split()[0]) / 1024 for key in ("VmRSS", "VmHWM")}
+
+
+def _memory_child(name, n, d):
+    import gc
+    import json
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((n, d))
+    y = (X[:, 0] > 0).astype(np.intp)
+    gc.collect()
+    with open("/proc/self/clear_refs", "w") as refs:
+        refs.write("5")  # resets VmHWM, the peak
+    before = _resident_mib()["VmRSS"]
+    start = time.perf_counter()
+    index = _MEMORY_BUILDS[name](X, y)
+    seconds = time.perf_counter() - start
+    gc.collect()
+    after = _resident_mib()
+    print(
+        json.dumps(
+            {
+                "added": after["VmRSS"] - before,
+                "peak": after["VmHWM"] - before,
+                "seconds": seconds,
+            }
+        )
+    )
+    del index
+
+
+def index_memory():
+    """Resident memory a built index adds beyond the caller's data, and its peak
+    during the build, at 2 000 000 x 3 and 1 000 000 x 8 (float64)."""
+    import json
+    import subprocess
+
+    sizes = [(200_000, 3), (100_000, 8)] if QUICK else [(2_000_000, 3), (1_000_000, 8)]
+    peers = [
+        name for name in _MEMORY_BUILDS if pykdtree is not None or name != "pykdtree"
+    ]
+
+    def measure(name, n, d):
+        args = [sys.executable, __file__, f"--memory-child={name}|{n}|{d}"]
+        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+    for n, d in sizes:
+        measured = {name: measure(name, n, d) for name in peers}
+        for ours in ("patrec.BranchBoundTree", "patrec.KNeighborsClassifier"):
+            for name in peers:
+                if name.startswith("patrec"):
+                    continue
+                report(
+                    "index_memory",
+                    {"index": ours.split(".")[1], "n": n, "d": d},
+                    measured[ours]["added"],
+                    name,
+                    measured[name]["added"],
+                    added_mib=round(measured[ours]["added"], 1),
+                    peak_mib=round(measured[ours]["peak"], 1),
+                    reference_added_mib=round(measured[name]["added"], 1),
+                    reference_peak_mib=round(measured[name]["peak"], 1),
+                    data_mib=round(n * d * 8 / 2**20, 1),
+                )
 
 
 def highdim():
@@ -698,11 +788,17 @@ SECTIONS = {
     "threads": threads,
     "brute_lowdim": brute_lowdim,
     "memory": memory,
+    "index_memory": index_memory,
     "calibrate": calibrate,
     "grid": grid,
 }
 
 if __name__ == "__main__":
+    child = _option("memory-child")
+    if child:
+        name, n, d = child[0].split("|")
+        _memory_child(name, int(n), int(d))
+        sys.exit()
     chosen = [name for name in sys.argv[1:] if not name.startswith("--")] or [
         name for name in SECTIONS if name != "grid"
     ]

@@ -178,7 +178,8 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             leaf_size=self.leaf_size,
             verbose=self.verbose,
         )
-        self._codes = codes
+        # (the smallest integer type that holds the class codes: less memory)
+        self._codes = codes.astype(np.min_scalar_type(int(codes.max(initial=0))))
         self.fit_algorithm_ = algorithm
         self.n_samples_fit_ = X.shape[0]
 

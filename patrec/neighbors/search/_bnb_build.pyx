@@ -49,31 +49,65 @@ cdef void _bounding_box(const floating* data, intp_t lo, intp_t hi,
                 high[j] = value
 
 
+cdef enum:
+    WIDEST_SAMPLE = 256  # rows on which a node's widest feature is judged
+
+
+cdef intp_t _widest_feature(const floating* data, intp_t lo, intp_t hi,
+                            intp_t n_features, intp_t sample, floating* low,
+                            floating* high) noexcept nogil:
+    """The feature of largest spread over rows lo .. hi-1, measured on about
+    ``sample`` of them evenly spaced; -1 when every feature has spread 0 there
+    (``low`` and ``high`` are scratch)."""
+    cdef intp_t s, j, widest = -1, step = max(1, (hi - lo) // sample)
+    cdef double spread, best = 0.0
+    cdef floating value
+    for j in range(n_features):
+        low[j] = data[lo * n_features + j]
+        high[j] = data[lo * n_features + j]
+    s = lo + step
+    while s < hi:
+        for j in range(n_features):
+            value = data[s * n_features + j]
+            if value < low[j]:
+                low[j] = value
+            elif value > high[j]:
+                high[j] = value
+        s += step
+    for j in range(n_features):
+        spread = <double> high[j] - <double> low[j]
+        if spread > best:
+            widest, best = j, spread
+    return widest
+
+
 cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
                         intp_t n_features, floating* low, floating* high,
                         intp_t* dim, floating* cuts) noexcept nogil:
     """Cut rows lo .. hi-1 at the median of their widest feature (rows moved in
     place); return the first row of the upper half, or -1 when all rows are equal.
     The feature goes to ``dim``, the two halves' intervals in it to ``cuts`` (low
-    and high of the lower half, then of the upper)."""
-    cdef intp_t s, j, widest = 0, mid = lo + (hi - lo) // 2
-    cdef double spread, best = -1.0
-    cdef floating largest
-    _bounding_box(data, lo, hi, n_features, low, high)
-    for j in range(n_features):
-        spread = <double> high[j] - <double> low[j]
-        if spread > best:
-            widest, best = j, spread
-    if best <= 0:
+    and high of the lower half, then of the upper).  The widest feature is judged
+    on a sample of the rows (on all of them when the sample's are all equal)."""
+    cdef intp_t s, widest, mid = lo + (hi - lo) // 2
+    cdef floating value, lower_low, lower_high, upper_high
+    widest = _widest_feature(data, lo, hi, n_features, WIDEST_SAMPLE, low, high)
+    if widest < 0 and hi - lo > WIDEST_SAMPLE:
+        widest = _widest_feature(data, lo, hi, n_features, hi - lo, low, high)
+    if widest < 0:
         return -1
     select_nth(data, order, lo, hi, mid, widest, n_features, True)
-    largest = data[lo * n_features + widest]
+    lower_low = lower_high = data[lo * n_features + widest]
     for s in range(lo + 1, mid):
-        if data[s * n_features + widest] > largest:
-            largest = data[s * n_features + widest]
+        value = data[s * n_features + widest]
+        lower_low = min(lower_low, value)
+        lower_high = max(lower_high, value)
+    upper_high = data[mid * n_features + widest]
+    for s in range(mid + 1, hi):
+        upper_high = max(upper_high, data[s * n_features + widest])
     dim[0] = widest
-    cuts[0], cuts[1] = low[widest], largest
-    cuts[2], cuts[3] = data[mid * n_features + widest], high[widest]
+    cuts[0], cuts[1] = lower_low, lower_high
+    cuts[2], cuts[3] = data[mid * n_features + widest], upper_high
     return mid
 
 

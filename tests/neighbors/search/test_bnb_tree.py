@@ -63,6 +63,57 @@ def test_structure_invariants(partition):
                 np.testing.assert_allclose(to_center, np.sort(radius), rtol=1e-12)
 
 
+def _orders(rng, n, dtype):
+    """Data in orders and with ties that a selection's pivot choice could trip on."""
+    base = rng.normal(size=(n, 3))
+    ties = rng.integers(0, 4, size=(n, 3)).astype(float)
+    ties[:, 2] = 7.0  # a constant feature
+    return {
+        "random": base,
+        "sorted": base[np.argsort(base[:, 0])],
+        "reversed": base[np.argsort(-base[:, 1])],
+        "organ pipe": np.concatenate([np.sort(base[::2], 0), -np.sort(base[1::2], 0)]),
+        "few values": ties,
+        "one outlier": np.vstack([np.zeros((n - 1, 3)), [[0.0, 0.0, 1e-3]]]),
+    }
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n", [700, 5000])
+def test_kd_cuts_hold_each_halfs_interval(n, dtype):
+    # what the euclidean k-d search reads instead of boxes: each cut's feature and
+    # the exact interval of each half in it, and the box of all samples
+    for name, X in _orders(np.random.default_rng(n), n, dtype).items():
+        X = X.astype(dtype)
+        tree = BranchBoundTree(X, leaf_size=8)
+        t = tree._tree
+        assert t.centers is None and t.radius is None and t.to_center is None, name
+        np.testing.assert_array_equal(t.low[0], X.min(0))
+        np.testing.assert_array_equal(t.high[0], X.max(0))
+        rows = X[t.order]
+        np.testing.assert_array_equal(rows, t.data)
+        for node in np.flatnonzero(t.node_nchild > 0):
+            child, dim, start, end = t.kd_nodes[node]
+            assert dim >= 0 and (child, start, end) == (
+                t.node_child[node],
+                t.node_start[node],
+                t.node_end[node],
+            )
+            middle = t.node_start[child + 1]
+            assert middle - start == (end - start) // 2, name  # halves
+            for c, (lo, hi) in ((child, (start, middle)), (child + 1, (middle, end))):
+                values = rows[lo:hi, dim]
+                np.testing.assert_array_equal(
+                    t.kd_cuts[c], [values.min(), values.max()]
+                )
+            assert rows[start:middle, dim].max() <= rows[middle:end, dim].min()
+        assert (t.kd_nodes[t.node_nchild == 0, 1] == -1).all()
+        Q = np.vstack([X[:50], X[:50] + 0.25]).astype(dtype)
+        brute = BruteForce(X).query(Q, k=5)
+        for ours, theirs in zip(tree.query(Q, k=5), brute):
+            np.testing.assert_array_equal(ours, theirs, err_msg=name)
+
+
 def test_counts_show_the_pruning():
     rng = np.random.default_rng(1)
     X, Q = clustered(rng, 20000, 2), clustered(rng, 200, 2)

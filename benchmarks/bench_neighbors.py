@@ -367,7 +367,8 @@ def build():
 
 # The memory an index adds: each build runs in a fresh process (this script again,
 # with --memory-child), which reads its resident set (VmRSS) before and after the
-# build and its peak (VmHWM, reset just before the build).
+# build (after handing the memory glibc's malloc keeps on its free lists back to the
+# system: that is not the index's) and its peak (VmHWM, reset just before the build).
 _MEMORY_BUILDS = {
     "patrec.BranchBoundTree": lambda X, y: BranchBoundTree(X),
     "patrec.KNeighborsClassifier": lambda X, y: KNeighborsClassifier(5).fit(X, y),
@@ -386,6 +387,7 @@ def _resident_mib():
 
 
 def _memory_child(name, n, d):
+    import ctypes
     import gc
     import json
 
@@ -400,6 +402,8 @@ def _memory_child(name, n, d):
     index = _MEMORY_BUILDS[name](X, y)
     seconds = time.perf_counter() - start
     gc.collect()
+    # free memory the C allocator keeps for later is not the index's (glibc)
+    ctypes.CDLL(None).malloc_trim(0)
     after = _resident_mib()
     print(
         json.dumps(

@@ -139,8 +139,10 @@ def _probe_sizes(n_samples):
 
 
 def _probe_order(n_samples):
-    """The seeded random order in which the probe takes the samples."""
-    return np.random.default_rng(0).permutation(n_samples)
+    """The seeded random order in which the probe takes the samples (in 32-bit
+    integers where they suffice: half the memory, the same order)."""
+    dtype = np.int32 if n_samples <= np.iinfo(np.int32).max else np.intp
+    return np.random.default_rng(0).permutation(np.arange(n_samples, dtype=dtype))
 
 
 def _probe_rows(X, self_queries, order):

@@ -435,6 +435,22 @@ def node_geometry(tree):
     return geometry
 
 
+def _kd_node_count(n_samples, leaf_size):
+    """The number of nodes of the k-d partition of ``n_samples`` samples: a node of
+    m > leaf_size samples has two children of m // 2 and m - m // 2 (fewer when
+    identical samples end a branch early)."""
+    count, sizes = 0, {max(n_samples, 1): 1}  # {node size: how many at this depth}
+    while sizes:
+        count += sum(sizes.values())
+        children = {}
+        for size, many in sizes.items():
+            if size > leaf_size:
+                for half in (size // 2, size - size // 2):
+                    children[half] = children.get(half, 0) + many
+        sizes = children
+    return count
+
+
 class NodeGeometry(NamedTuple):
     """What `node_geometry` returns: per node its mean ``centers``, ``radius``
     r_p and bounding box ``low`` .. ``high``; per sample (tree order) its distance
@@ -475,8 +491,8 @@ def partition_samples(data, partition, branching, leaf_size, seed, log):
     kmeans = partition == "kmeans"
     if kmeans:  # k-means may cut off clusters of one sample
         capacity = 2 * n_samples + 1
-    else:  # halves of at least (leaf_size + 1) // 2 samples
-        capacity = 2 * (n_samples // max(1, (leaf_size + 1) // 2) + 1)
+    else:
+        capacity = _kd_node_count(n_samples, leaf_size)
     arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(5)]
     cuts = np.zeros((1 if kmeans else capacity, 2), dtype=data.dtype)
     root_low = np.zeros(n_features, dtype=data.dtype)
@@ -499,13 +515,9 @@ def partition_samples(data, partition, branching, leaf_size, seed, log):
         f"{'k-means' if kmeans else 'k-d'} partition: {n_nodes} nodes, depth {depth}, in "
         f"{time.perf_counter() - started:.2f} s",
     )
-    nodes = tuple(a[:n_nodes].copy() for a in arrays[:4])
+    if n_nodes < capacity:  # (copies, so the unused rest is freed)
+        arrays = [a[:n_nodes].copy() for a in arrays]
+        cuts = cuts if kmeans else cuts[:n_nodes].copy()
     return Partition(
-        order,
-        nodes,
-        depth,
-        arrays[4][:n_nodes].copy(),
-        cuts[:n_nodes].copy() if not kmeans else cuts,
-        root_low,
-        root_high,
+        order, tuple(arrays[:4]), depth, arrays[4], cuts, root_low, root_high
     )

@@ -5,8 +5,8 @@ brute force (``sklearnex.neighbors.NearestNeighbors``), scikit-learn's ``KDTree`
 brute force, FAISS's ``IndexFlatL2``.  Every peer present is timed side by side with
 patrec in one run; a missing optional peer is skipped with a note on stderr.
 
-Sections (name some on the command line; by default every one but ``grid``, the
-longest):
+Sections (name some on the command line; by default every one but ``grid`` and
+``kinds``, the longest):
 
 - table: the issue's table.  100 000 training points, 5 000 separate queries,
   k = 1 and 5; ratio = peer time / patrec time, above 1: patrec faster.  patrec is
@@ -39,6 +39,9 @@ longest):
   queried once, construction included); CPU time.  Ratio = better / auto: at least
   1/1.2.
 - calibrate: measures the constants of ``auto``'s cost model (prints them).
+- kinds: k-NN on data no earlier section named (duplicates, heavy tails, an
+  elongated axis, a sphere's surface, a sheet embedded in 16 and 64 features): the
+  query, ``fit(X, y).predict(Q)`` end to end and single-row calls (see `kinds`).
 - threads: ``n_jobs=2`` against ``n_jobs=1`` for the tree and brute force.
 - brute_lowdim, memory: brute force where selection dominates, and the peak
   memory of ``KNeighborsClassifier.predict``.
@@ -153,7 +156,24 @@ def make_data(kind, n, d, rng):
     if kind == "swissroll8":  # the same 2-D sheet, rotated into 8 dimensions
         basis, _ = np.linalg.qr(np.random.default_rng(8).normal(size=(8, 3)))
         return roll @ basis.T
+    if kind == "manifold":  # the same 2-D sheet, rotated into d dimensions
+        basis, _ = np.linalg.qr(np.random.default_rng(d).normal(size=(d, 3)))
+        return roll @ basis.T
     raise ValueError(kind)
+
+
+def make_hard_data(kind, n, d, rng):
+    """``n`` points of the workloads no earlier measurement named."""
+    if kind == "duplicates":  # integer features: about 8 copies of every point
+        return rng.integers(0, round((n / 8) ** (1 / d)), size=(n, d)).astype(float)
+    if kind == "heavytailed":  # Student's t with 1.5 degrees of freedom
+        return rng.standard_t(1.5, size=(n, d))
+    if kind == "elongated":  # one axis 1 000 times the others
+        return rng.normal(size=(n, d)) * np.r_[1000.0, np.ones(d - 1)]
+    if kind == "sphere":  # points on the surface of the unit sphere
+        points = rng.normal(size=(n, d))
+        return points / np.linalg.norm(points, axis=1, keepdims=True)
+    return make_data(kind, n, d, rng)
 
 
 FIXED_DIMENSION = {"digits8": 8, "swissroll3": 3, "swissroll8": 8}
@@ -269,6 +289,112 @@ def _markdown(rows):
             who = "BranchBoundTree" if mine == "tree" else f"auto ({algorithm})"
             lines.append(f"| {label} | {who} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+# The workloads no earlier measurement named: (kind, d).
+HARD_KINDS = [
+    ("duplicates", 3),
+    ("heavytailed", 4),
+    ("elongated", 4),
+    ("sphere", 3),
+    ("manifold", 16),
+    ("manifold", 64),
+]
+
+
+def kinds():
+    """k-NN on duplicate-heavy, heavy-tailed, elongated data, points on a sphere and
+    a 2-D sheet embedded in 16 and 64 features; float64 and float32; k = 1, 5, 10,
+    50; 195 000 training points, 5 000 separate queries; CPU time, three
+    interleaved rounds.  Three measurements each:
+
+    - knn_kinds_query: the query alone, ``KNeighborsClassifier(algorithm="auto")
+      .kneighbors`` against the fastest of cKDTree, pykdtree, scikit-learn-intelex;
+    - knn_kinds_fit_predict: ``KNeighborsClassifier(k).fit(X, y).predict(Q)`` end to
+      end against scikit-learn-intelex's and scikit-learn's (three classes);
+    - knn_kinds_single_row: 200 calls of ``kneighbors`` with one row each against a
+      loop of cKDTree queries of one point (an interactive demo's pattern).
+    """
+    n, n_queries = (20_000, 1_000) if QUICK else (195_000, 5_000)
+    ks = _option("k", int) or [1, 5, 10, 50]
+    chosen = _option("kinds")
+    for kind, d in HARD_KINDS:
+        if chosen and kind not in chosen:
+            continue
+        for dtype in _option("dtypes") or ["float64", "float32"]:
+            rng = np.random.default_rng(d)
+            data = make_hard_data(kind, n + n_queries, d, rng).astype(dtype)
+            X, Q = data[:n], data[n:]
+            y = rng.integers(0, 3, size=n)
+            params = {"data": kind, "d": d, "n": n, "dtype": dtype}
+            results, algorithm = _search_case(
+                X, Q, ks, repeats=3, sklearn=False, clock=time.process_time
+            )
+            for k, times in results.items():
+                peers = {n: s for n, s in times.items() if n not in ("tree", "auto")}
+                fastest = min(peers, key=peers.get)
+                report(
+                    "knn_kinds_query",
+                    {**params, "k": k},
+                    times["auto"],
+                    fastest,
+                    peers[fastest],
+                    auto_choice=algorithm,
+                    tree_ratio=round(peers[fastest] / times["tree"], 3),
+                    **{name: round(s, 5) for name, s in peers.items()},
+                )
+            for k in ks:
+                _fit_predict(X, y, Q, k, params)
+            _single_rows(X, Q[:200], params)
+
+
+def _fit_predict(X, y, Q, k, params):
+    """``fit(X, y).predict(Q)`` end to end against the peers' classifiers."""
+    calls = {
+        "patrec": lambda: KNeighborsClassifier(k).fit(X, y).predict(Q),
+        "sklearn.KNeighborsClassifier": lambda: SkKNN(k).fit(X, y).predict(Q),
+    }
+    if sklearnex_neighbors is not None:
+        Intel = sklearnex_neighbors.KNeighborsClassifier
+        calls["sklearnex.KNeighborsClassifier"] = lambda: Intel(k).fit(X, y).predict(Q)
+    labels = {name: call() for name, call in calls.items()}
+    for name, predicted in labels.items():  # (ties may be voted differently)
+        if np.mean(predicted == labels["patrec"]) < 0.99:
+            raise AssertionError(f"{name} predicts other labels than patrec")
+    times = interleaved(calls, 3, time.process_time)
+    for name in calls:
+        if name != "patrec":
+            report(
+                "knn_kinds_fit_predict",
+                {**params, "k": k},
+                times["patrec"],
+                name,
+                times[name],
+            )
+
+
+def _single_rows(X, rows, params):
+    """Single-row ``kneighbors`` calls against single-point cKDTree queries."""
+    model = KNeighborsClassifier(5).fit(X, np.arange(len(X)) % 2)
+    peer = cKDTree(X)
+
+    def ours():
+        for row in rows:
+            model.kneighbors(row[None, :])
+
+    def theirs():
+        for row in rows:
+            peer.query(row, k=5)
+
+    times = interleaved({"patrec": ours, "scipy.cKDTree": theirs}, 5)
+    report(
+        "knn_kinds_single_row",
+        {**params, "k": 5, "calls": len(rows)},
+        times["patrec"] / len(rows),
+        "scipy.cKDTree",
+        times["scipy.cKDTree"] / len(rows),
+        auto_choice=model.fit_algorithm_,
+    )
 
 
 # self queries: every training point up to this many samples, as many evenly spaced
@@ -795,6 +921,7 @@ SECTIONS = {
     "index_memory": index_memory,
     "calibrate": calibrate,
     "grid": grid,
+    "kinds": kinds,
 }
 
 if __name__ == "__main__":
@@ -804,7 +931,7 @@ if __name__ == "__main__":
         _memory_child(name, int(n), int(d))
         sys.exit()
     chosen = [name for name in sys.argv[1:] if not name.startswith("--")] or [
-        name for name in SECTIONS if name != "grid"
+        name for name in SECTIONS if name not in ("grid", "kinds")
     ]
     for name in chosen:
         SECTIONS[name]()

@@ -6,8 +6,9 @@
 # Two loops, both without the GIL and without Python objects per node:
 #
 #   partition      the k-d partition: a node holding more than leaf_size samples is
-#                  cut at the median of its widest feature into two halves (rows are
-#                  moved in place, a quickselect on that feature), depth first, until
+#                  cut at the median of its widest feature into two parts (rows are
+#                  moved in place, a selection on that feature; the rows equal to
+#                  the median on one side, see _median_cut), depth first, until
 #                  every leaf holds at most leaf_size samples.  O(n d log n).  On the
 #                  way it records each cut's feature and the two halves' intervals
 #                  in it: all the euclidean k-d search needs (with the root's box).
@@ -29,7 +30,7 @@ from libc.string cimport memcpy
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors.search._distances cimport MetricKind, rdist, rdist_to_dist
-from patrec.neighbors.search._select cimport select_nth
+from patrec.neighbors.search._select cimport _swap, select_nth
 
 
 cdef void _bounding_box(const floating* data, intp_t lo, intp_t hi,
@@ -79,34 +80,72 @@ cdef intp_t _widest_feature(const floating* data, intp_t lo, intp_t hi,
     return widest
 
 
+cdef intp_t _gather_equal(floating* data, intp_t* order, intp_t lo, intp_t hi,
+                         intp_t n_features, intp_t dim, floating value,
+                         bint to_front) noexcept nogil:
+    """Move the rows of lo .. hi-1 whose feature ``dim`` equals ``value`` to the
+    front (or the back) of the range; return where the others begin (end)."""
+    cdef intp_t s, j
+    if to_front:
+        j = lo
+        for s in range(lo, hi):
+            if data[s * n_features + dim] == value:
+                _swap(data, order, s, j, n_features, True)
+                j += 1
+    else:
+        j = hi
+        for s in range(hi - 1, lo - 1, -1):
+            if data[s * n_features + dim] == value:
+                j -= 1
+                _swap(data, order, s, j, n_features, True)
+    return j
+
+
 cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
                         intp_t n_features, floating* low, floating* high,
                         intp_t* dim, floating* cuts) noexcept nogil:
-    """Cut rows lo .. hi-1 at the median of their widest feature (rows moved in
-    place); return the first row of the upper half, or -1 when all rows are equal.
-    The feature goes to ``dim``, the two halves' intervals in it to ``cuts`` (low
-    and high of the lower half, then of the upper).  The widest feature is judged
-    on a sample of the rows (on all of them when the sample's are all equal)."""
-    cdef intp_t s, widest, mid = lo + (hi - lo) // 2
-    cdef floating value, lower_low, lower_high, upper_high
+    """Cut rows lo .. hi-1 in two at the median v of their widest feature (rows
+    moved in place); return the first row of the upper part, or -1 when all rows
+    are equal.  The feature goes to ``dim``, the two parts' intervals in it to
+    ``cuts`` (low and high of the lower part, then of the upper).
+
+    The rows equal to v all go to one side, the side that leaves the parts nearer
+    halves: the parts' intervals then do not meet, and a query can be nearer to
+    one of them only (exact duplicates stay together).  Should that leave a part
+    under a quarter of the rows, the cut is at the median position instead (the
+    rows equal to v on both sides).  The widest feature is judged on a sample of
+    the rows (on all of them when the sample's are all equal)."""
+    cdef intp_t s, widest, m = hi - lo, mid = lo + (hi - lo) // 2
+    cdef intp_t below, above, cut, smallest_part = max(1, (hi - lo) // 4)
+    cdef floating value, lower_low, lower_high, upper_low, upper_high
     widest = _widest_feature(data, lo, hi, n_features, WIDEST_SAMPLE, low, high)
-    if widest < 0 and hi - lo > WIDEST_SAMPLE:
-        widest = _widest_feature(data, lo, hi, n_features, hi - lo, low, high)
+    if widest < 0 and m > WIDEST_SAMPLE:
+        widest = _widest_feature(data, lo, hi, n_features, m, low, high)
     if widest < 0:
         return -1
     select_nth(data, order, lo, hi, mid, widest, n_features, True)
+    value = data[mid * n_features + widest]
+    # [below v][equal to v][above v]: rows below .. above-1 equal v
+    below = _gather_equal(data, order, lo, mid, n_features, widest, value, False)
+    above = _gather_equal(data, order, mid + 1, hi, n_features, widest, value, True)
+    cut = mid  # (the median position, should neither side do)
+    if below - lo >= smallest_part:
+        cut = below
+    if hi - above >= smallest_part and (below - lo < smallest_part
+                                        or above - mid < mid - below):
+        cut = above
     lower_low = lower_high = data[lo * n_features + widest]
-    for s in range(lo + 1, mid):
-        value = data[s * n_features + widest]
-        lower_low = min(lower_low, value)
-        lower_high = max(lower_high, value)
-    upper_high = data[mid * n_features + widest]
-    for s in range(mid + 1, hi):
+    for s in range(lo + 1, cut):
+        lower_low = min(lower_low, data[s * n_features + widest])
+        lower_high = max(lower_high, data[s * n_features + widest])
+    upper_low = upper_high = data[cut * n_features + widest]
+    for s in range(cut + 1, hi):
+        upper_low = min(upper_low, data[s * n_features + widest])
         upper_high = max(upper_high, data[s * n_features + widest])
     dim[0] = widest
     cuts[0], cuts[1] = lower_low, lower_high
-    cuts[2], cuts[3] = data[mid * n_features + widest], upper_high
-    return mid
+    cuts[2], cuts[3] = upper_low, upper_high
+    return cut
 
 
 cdef struct Ranked:

@@ -28,10 +28,12 @@ def test_structure_invariants(partition):
     for node in np.flatnonzero(~leaves):
         first, count = tree._tree.node_child[node], tree._tree.node_nchild[node]
         assert 2 <= count <= branching
-        if partition == "kd":  # two halves, cut at the median
-            assert (
-                tree._tree.node_end[first] - tree._tree.node_start[first]
-                == (tree._tree.node_end[node] - tree._tree.node_start[node]) // 2
+        if partition == "kd":  # cut at the median (see _assert_median_cut)
+            lo, hi = tree._tree.node_start[node], tree._tree.node_end[node]
+            _assert_median_cut(
+                tree._data[lo:hi, tree._tree.kd_nodes[node, 1]],
+                tree._tree.node_end[first] - lo,
+                partition,
             )
         assert tree._tree.node_start[first] == tree._tree.node_start[node]
         assert tree._tree.node_end[first + count - 1] == tree._tree.node_end[node]
@@ -78,6 +80,23 @@ def _orders(rng, n, dtype):
     }
 
 
+def _assert_median_cut(values, lower, name):
+    """A node's values in its cut feature, the first ``lower`` of them the lower
+    part's: cut at the median v, every value equal to v on the side nearer halves
+    unless that leaves a part under a quarter (then exactly halves)."""
+    m = len(values)
+    v = np.sort(values)[m // 2]
+    assert values[:lower].max() <= values[lower:].min(), name
+    smallest = max(1, m // 4)
+    below, at_most = int(np.sum(values < v)), int(np.sum(values <= v))
+    sides = [size for size in (below, at_most) if min(size, m - size) >= smallest]
+    if sides:  # the parts do not meet
+        assert lower == min(sides, key=lambda size: abs(size - m // 2)), name
+        assert values[:lower].max() < values[lower:].min(), name
+    else:
+        assert lower == m // 2, name
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("n", [700, 5000])
 def test_kd_cuts_hold_each_halfs_interval(n, dtype):
@@ -100,13 +119,12 @@ def test_kd_cuts_hold_each_halfs_interval(n, dtype):
                 t.node_end[node],
             )
             middle = t.node_start[child + 1]
-            assert middle - start == (end - start) // 2, name  # halves
+            _assert_median_cut(rows[start:end, dim], middle - start, name)
             for c, (lo, hi) in ((child, (start, middle)), (child + 1, (middle, end))):
                 values = rows[lo:hi, dim]
                 np.testing.assert_array_equal(
                     t.kd_cuts[c], [values.min(), values.max()]
                 )
-            assert rows[start:middle, dim].max() <= rows[middle:end, dim].min()
         assert (t.kd_nodes[t.node_nchild == 0, 1] == -1).all()
         Q = np.vstack([X[:50], X[:50] + 0.25]).astype(dtype)
         brute = BruteForce(X).query(Q, k=5)

@@ -79,7 +79,9 @@ def single_thread_blas():
 # The rows are cut into a few ranges per thread, handed out as threads come free, so
 # a thread slowed down (by costlier rows, or by another process on its core) takes
 # fewer of them; a range keeps at least this many rows, enough for brute force's
-# blocks of queries (patrec/neighbors/search/_brute.pyx) to stay efficient.
+# blocks of queries (patrec/neighbors/search/_brute.pyx) to stay efficient.  Every
+# thread gets as many ranges: with one range more for some, the others would sit idle
+# while it runs (3 ranges on 2 threads take 2/3 of one thread's time, not 1/2).
 _RANGES_PER_THREAD = 4
 _MIN_RANGE_ROWS = 1024
 
@@ -88,9 +90,9 @@ def run_row_ranges(function, n_rows, n_jobs):
     """Call ``function(start, stop)`` over ranges that cover ``0 .. n_rows``.
 
     With one thread this is a single call ``function(0, n_rows)``.  Otherwise the rows
-    are cut into nearly equal ranges -- as many as threads, or up to four times as
-    many when each keeps at least 1 024 rows -- that the threads take in turn as they
-    come free, with BLAS limited to one thread each (`single_thread_blas`);
+    are cut into nearly equal ranges -- as many as threads, or two, three or four
+    times as many when each keeps at least 1 024 rows -- that the threads take in
+    turn as they come free, with BLAS limited to one thread each (`single_thread_blas`);
     ``function`` must release the GIL to gain from it and must write only its own
     rows.  On Ctrl-C (which only the calling thread sees) the ranges not started are
     dropped, the workers' compiled loops are asked to stop (`patrec._signals`) and
@@ -101,9 +103,10 @@ def run_row_ranges(function, n_rows, n_jobs):
     if n_threads == 1:
         function(0, n_rows)
         return
-    n_ranges = min(
-        _RANGES_PER_THREAD * n_threads, max(n_threads, n_rows // _MIN_RANGE_ROWS)
+    ranges_per_thread = min(
+        _RANGES_PER_THREAD, max(1, n_rows // (_MIN_RANGE_ROWS * n_threads))
     )
+    n_ranges = ranges_per_thread * n_threads
     bounds = np.linspace(0, n_rows, n_ranges + 1).astype(np.intp)
     with single_thread_blas(), ThreadPoolExecutor(max_workers=n_threads) as pool:
         futures = [

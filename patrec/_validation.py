@@ -11,6 +11,7 @@ import numbers
 import warnings
 
 import numpy as np
+from scipy.sparse import issparse
 
 from .exceptions import DataConversionWarning
 
@@ -30,13 +31,10 @@ __all__ = [
 ]
 
 _KEPT_FLOATS = (np.float32, np.float64)
+_SMALL_ARRAY = 1024  # entries; up to this many the finiteness test is direct
 
 
 def _is_sparse(X):
-    try:
-        from scipy.sparse import issparse
-    except ImportError:  # pragma: no cover - scipy is a dependency
-        return False
     return issparse(X)
 
 
@@ -147,15 +145,23 @@ def check_X(X, *, name="X", min_samples=1, accept_sparse=False, estimator=None):
             f"Found array with 0 feature(s) (shape={array.shape}) while a minimum of "
             f"1 is required{who}."
         )
-    # A finite sum proves every entry finite (NaN and inf propagate); only when the
-    # sum is not finite (an overflow, or a bad value) is every entry examined.
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = np.add.reduce(array, axis=None)
-    if not np.isfinite(total) and not np.isfinite(array).all():
+    if not _all_finite(array):
         raise ValueError(
             f"Input {name} contains NaN or infinity; remove or impute those values."
         )
     return np.ascontiguousarray(array)
+
+
+def _all_finite(array):
+    """Are all entries finite?  A finite sum proves it (NaN and inf propagate),
+    without a temporary array; only when the sum is not finite (an overflow, or a
+    bad value) is every entry examined.  Small arrays are examined at once (a
+    single row per call: the cheaper test)."""
+    if array.size <= _SMALL_ARRAY:
+        return bool(np.isfinite(array).all())
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.add.reduce(array, axis=None)
+    return bool(np.isfinite(total) or np.isfinite(array).all())
 
 
 def _check_sparse(X, name, min_samples):
@@ -310,11 +316,12 @@ def check_scalar(
     ``low``/``high`` bound the value, closed unless ``low_open``/``high_open``.
     Returns the value.
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
-        what = "an integer" if kind is numbers.Integral else "a real number"
-        raise TypeError(f"{name} must be {what}, got {plain(value)!r}.")
-    if isinstance(value, numbers.Real) and not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {plain(value)!r}.")
+    if type(value) is not int:  # (a plain int passes both tests: skip them)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, kind):
+            what = "an integer" if kind is numbers.Integral else "a real number"
+            raise TypeError(f"{name} must be {what}, got {plain(value)!r}.")
+        if isinstance(value, numbers.Real) and not np.isfinite(value):
+            raise ValueError(f"{name} must be finite, got {plain(value)!r}.")
     too_low = low is not None and (value <= low if low_open else value < low)
     too_high = high is not None and (value >= high if high_open else value > high)
     if too_low or too_high:

@@ -210,7 +210,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             distances, indices = self._training_neighbors(k)
         else:
             X = self._validate_X(X, min_samples=0)
-            distances, indices, _ = self._index._query(X, k, self.n_jobs)
+            distances, indices, _ = self._index._query(X, k, self.n_jobs, checked=True)
         return (distances, indices) if return_distance else indices
 
     def _training_neighbors(self, k):
@@ -242,7 +242,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         for start in range(0, X.shape[0], _CHUNK_ROWS):
             stop = min(start + _CHUNK_ROWS, X.shape[0])
             distances, indices, counts = self._index._query(
-                X[start:stop], k, self.n_jobs, count=bool(log)
+                X[start:stop], k, self.n_jobs, count=bool(log), checked=True
             )
             proba[start:stop] = self._votes(distances, indices, n_classes)
             if log:

@@ -81,8 +81,8 @@ cdef intp_t _widest_feature(const floating* data, intp_t lo, intp_t hi,
 
 
 cdef intp_t _gather_equal(floating* data, intp_t* order, intp_t lo, intp_t hi,
-                         intp_t n_features, intp_t dim, floating value,
-                         bint to_front) noexcept nogil:
+                          intp_t n_features, intp_t dim, floating value,
+                          bint to_front) noexcept nogil:
     """Move the rows of lo .. hi-1 whose feature ``dim`` equals ``value`` to the
     front (or the back) of the range; return where the others begin (end)."""
     cdef intp_t s, j

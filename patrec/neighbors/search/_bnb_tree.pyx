@@ -85,24 +85,6 @@ cdef enum:
 MAX_CHILDREN = MAX_BRANCHING  # the most children a node may have (tree.py checks)
 
 
-cdef struct Tree:
-    const intp_t* node_start
-    const intp_t* node_end
-    const intp_t* node_child
-    const intp_t* node_nchild
-    const double* radius
-    const double* to_center
-    const intp_t* order
-    const intp_t* kd_nodes   # euclidean k-d search: per node (child, dim, start, end)
-    const void* kd_cuts      # ... and (low, high) of a child in its parent's cut feature
-    intp_t n_features
-    MetricKind kind
-    double p
-    double grow
-    double tiny
-    bint use_boxes
-
-
 cdef struct Pending:
     # a cell of the euclidean k-d search still to visit
     intp_t node
@@ -606,57 +588,64 @@ def make_search_tree(*, data, order, to_center, node_start, node_end, node_child
     tree.kd_nodes, tree.kd_cuts = kd_nodes, kd_cuts
     tree.kind, tree.p, tree.grow, tree.tiny = kind, p, grow, tiny
     tree.use_boxes, tree.depth = use_boxes, depth
+    _bind(tree)
     return tree
 
 
-cdef const floating* _centers(SearchTree search_tree,
-                              const floating* dtype_witness) except? NULL:
-    """The node means (NULL for the lean euclidean k-d tree, which has none)."""
-    cdef const floating[:, ::1] centers
-    if search_tree.centers is None:
+cdef const void* _address(array):
+    """Where a C-contiguous array's data start (NULL for None)."""
+    if array is None:
         return NULL
-    centers = search_tree.centers
-    return &centers[0, 0]
+    if not array.flags.c_contiguous:
+        raise ValueError("the tree's arrays must be C-contiguous")
+    return <const void*> <size_t> array.__array_interface__["data"][0]
 
 
-def _from_fields(fields):
-    """Unpickle a `SearchTree`."""
-    return make_search_tree(**fields)
-
-
-cdef Tree _make_tree(SearchTree search_tree, const void* kd_cuts):
-    """The C view of ``search_tree`` that the loops take (pointers into its arrays,
-    which it keeps alive)."""
-    cdef const intp_t[::1] node_start = search_tree.node_start
-    cdef const intp_t[::1] node_end = search_tree.node_end
-    cdef const intp_t[::1] node_child = search_tree.node_child
-    cdef const intp_t[::1] node_nchild = search_tree.node_nchild
-    cdef const intp_t[::1] order = search_tree.order
-    cdef const double[::1] radius
-    cdef const double[::1] to_center
-    cdef const intp_t[:, ::1] kd_nodes = search_tree.kd_nodes
-    cdef Tree tree
-    tree.radius = NULL
-    tree.to_center = NULL
-    if search_tree.radius is not None:  # (the lean euclidean k-d tree has none)
-        radius = search_tree.radius
-        to_center = search_tree.to_center
-        tree.radius = &radius[0]
-        tree.to_center = &to_center[0]
-    tree.kd_nodes = &kd_nodes[0, 0]
-    tree.kd_cuts = kd_cuts
-    tree.node_start = &node_start[0]
-    tree.node_end = &node_end[0]
-    tree.node_child = &node_child[0]
-    tree.node_nchild = &node_nchild[0]
-    tree.order = &order[0]
+cdef void _bind(SearchTree search_tree) except *:
+    """Fill the tree's C view (`Tree`) once: every search reads it."""
+    cdef Tree* tree = &search_tree.view
+    if search_tree.data.dtype not in (np.float32, np.float64):
+        raise TypeError("the tree's data must be float32 or float64")
+    for name in ("data", "centers", "low", "high", "kd_cuts"):
+        array = getattr(search_tree, name)
+        if array is not None and array.dtype != search_tree.data.dtype:
+            raise TypeError(f"the tree's {name} must have the data's dtype")
+    for name in ("order", "node_start", "node_end", "node_child", "node_nchild",
+                 "kd_nodes"):
+        if getattr(search_tree, name).dtype != np.intp:
+            raise TypeError(f"the tree's {name} must be intp")
+    tree.node_start = <const intp_t*> _address(search_tree.node_start)
+    tree.node_end = <const intp_t*> _address(search_tree.node_end)
+    tree.node_child = <const intp_t*> _address(search_tree.node_child)
+    tree.node_nchild = <const intp_t*> _address(search_tree.node_nchild)
+    tree.order = <const intp_t*> _address(search_tree.order)
+    tree.kd_nodes = <const intp_t*> _address(search_tree.kd_nodes)
+    tree.radius = <const double*> _address(search_tree.radius)
+    tree.to_center = <const double*> _address(search_tree.to_center)
+    tree.kd_cuts = _address(search_tree.kd_cuts)
+    tree.data = _address(search_tree.data)
+    tree.centers = _address(search_tree.centers)
+    tree.low = _address(search_tree.low)
+    tree.high = _address(search_tree.high)
+    tree.itemsize = search_tree.data.dtype.itemsize
     tree.n_features = search_tree.data.shape[1]
     tree.kind = <MetricKind> search_tree.kind
     tree.p = search_tree.p
     tree.grow = search_tree.grow
     tree.tiny = search_tree.tiny
     tree.use_boxes = search_tree.use_boxes
-    return tree
+
+
+cdef const Tree* _view(SearchTree search_tree, intp_t itemsize) except NULL:
+    """The tree's C view, checked against the searched dtype's item size."""
+    if search_tree.view.itemsize != itemsize:
+        raise TypeError("the queries must have the tree's dtype")
+    return &search_tree.view
+
+
+def _from_fields(fields):
+    """Unpickle a `SearchTree`."""
+    return make_search_tree(**fields)
 
 
 def knn_search(SearchTree search_tree, const floating[:, ::1] queries,
@@ -672,12 +661,11 @@ def knn_search(SearchTree search_tree, const floating[:, ::1] queries,
     finished row once: a store to a distant row does not stall the search the way
     a heap living in that row would.)
     """
-    cdef const floating[:, ::1] data = search_tree.data
-    cdef const floating[:, ::1] low = search_tree.low
-    cdef const floating[:, ::1] high = search_tree.high
-    cdef const floating[:, ::1] kd_cuts = search_tree.kd_cuts
-    cdef const floating* centers = _centers(search_tree, &data[0, 0])
-    cdef Tree tree = _make_tree(search_tree, &kd_cuts[0, 0])
+    cdef const Tree* tree = _view(search_tree, <intp_t> sizeof(floating))
+    cdef const floating* data = <const floating*> tree.data
+    cdef const floating* centers = <const floating*> tree.centers
+    cdef const floating* low = <const floating*> tree.low
+    cdef const floating* high = <const floating*> tree.high
     cdef intp_t depth = search_tree.depth
     cdef Search search
     cdef intp_t i, row, k = out_idx.shape[1]
@@ -692,11 +680,11 @@ def knn_search(SearchTree search_tree, const floating[:, ::1] queries,
         return
     if out_rows is not None and out_rows.shape[0] != queries.shape[0]:
         raise ValueError("out_rows must give one output row per query")
-    nearest = <floating*> malloc(data.shape[1] * sizeof(floating))
+    nearest = <floating*> malloc(tree.n_features * sizeof(floating))
     best_dist = <floating*> malloc(k * sizeof(floating))
     best_idx = <intp_t*> malloc(k * sizeof(intp_t))
     if (nearest == NULL or best_dist == NULL or best_idx == NULL
-            or _alloc_workspace(&work, depth, data.shape[1]) != 0):
+            or _alloc_workspace(&work, depth, tree.n_features) != 0):
         free(nearest)
         free(best_dist)
         free(best_idx)
@@ -710,8 +698,8 @@ def knn_search(SearchTree search_tree, const floating[:, ::1] queries,
             heap_init(best_dist, best_idx, k)
             search.bound = INFINITY
             search.n_evals = 0
-            _search(&tree, &search, &queries[i, 0], &data[0, 0], centers,
-                    &low[0, 0], &high[0, 0], nearest, best_dist, &work)
+            _search(tree, &search, &queries[i, 0], data, centers, low, high, nearest,
+                    best_dist, &work)
             row = i if out_rows is None else out_rows[i]
             if search.sorted_list:
                 list_copy_ascending(best_dist, best_idx, k, &out_dist[row, 0],
@@ -807,21 +795,20 @@ def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double
     each query sorted by (distance, training index); ``out_counts`` receives how many
     belong to each query.
     """
-    cdef const floating[:, ::1] data = search_tree.data
-    cdef const floating[:, ::1] low = search_tree.low
-    cdef const floating[:, ::1] high = search_tree.high
-    cdef const floating[:, ::1] kd_cuts = search_tree.kd_cuts
-    cdef const floating* centers = _centers(search_tree, &data[0, 0])
-    cdef Tree tree = _make_tree(search_tree, &kd_cuts[0, 0])
+    cdef const Tree* tree = _view(search_tree, <intp_t> sizeof(floating))
+    cdef const floating* data = <const floating*> tree.data
+    cdef const floating* centers = <const floating*> tree.centers
+    cdef const floating* low = <const floating*> tree.low
+    cdef const floating* high = <const floating*> tree.high
     cdef Search search
     cdef intp_t i, start
     cdef floating dummy = 0
     cdef SignalWatch watch
     cdef bint stopped = False
-    cdef floating* nearest = <floating*> malloc(data.shape[1] * sizeof(floating))
+    cdef floating* nearest = <floating*> malloc(tree.n_features * sizeof(floating))
     cdef Workspace work
     if nearest == NULL or _alloc_workspace(&work, search_tree.depth,
-                                           data.shape[1]) != 0:
+                                           tree.n_features) != 0:
         free(nearest)
         raise MemoryError()
     watch.work = 0
@@ -838,8 +825,8 @@ def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double
         for i in range(queries.shape[0]):
             start = search.n_found
             search.n_evals = 0
-            _search(&tree, &search, &queries[i, 0], &data[0, 0], centers,
-                    &low[0, 0], &high[0, 0], nearest, &dummy, &work)
+            _search(tree, &search, &queries[i, 0], data, centers, low, high, nearest,
+                    &dummy, &work)
             if search.failed:
                 break
             out_counts[i] = search.n_found - start

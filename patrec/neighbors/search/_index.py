@@ -51,8 +51,10 @@ class NeighborIndex:
         """The training data's dtype: float32 or float64."""
         return self._data.dtype
 
-    def _check_query(self, X):
-        X = check_X(X, min_samples=0)
+    def _check_query(self, X, checked=False):
+        """``X`` validated (unless ``checked``: `check_X` passed already), cast to
+        the index's dtype and prepared for its metric."""
+        X = X if checked else check_X(X, min_samples=0)
         if X.shape[1] != self.n_features:
             raise ValueError(
                 f"X has {X.shape[1]} features, but the index was built on "
@@ -140,13 +142,14 @@ class NeighborIndex:
             )
         return np.asarray(X)[None, :], True
 
-    def _query(self, X, k, n_jobs, count=False, training=False):
+    def _query(self, X, k, n_jobs, count=False, training=False, checked=False):
         """Validated k-NN search: (distances, indices, evaluations or None).
 
         With ``training=True`` (and ``X=None``) the queries are the training samples
-        themselves, each of which finds itself among its neighbours.
+        themselves, each of which finds itself among its neighbours; ``checked``:
+        ``X`` passed `check_X` already (an estimator's own validation).
         """
-        X = self._training_rows() if training else self._check_query(X)
+        X = self._training_rows() if training else self._check_query(X, checked)
         return self._search_all(X, self._check_k(k), n_jobs, count)
 
     def _search_all(self, X, k, n_jobs, count):
@@ -164,8 +167,14 @@ class NeighborIndex:
                 None if evaluations is None else evaluations[start:stop],
             )
 
-        run_row_ranges(rows, X.shape[0], n_jobs)
-        self._metric.check_finite(distances)  # overflow: a clear error, not ties
+        if n_jobs is None:  # (one thread: no ranges to share out)
+            rows(0, X.shape[0])
+        else:
+            run_row_ranges(rows, X.shape[0], n_jobs)
+        # overflow: a clear error, not ties (rows ascend: their last entries will do;
+        # one row, the common interactive call, is tested without a reduction)
+        if X.shape[0] != 1 or not float(distances[0, -1]) < np.inf:
+            self._metric.check_finite(distances[:, -1])
         return self._metric.finish(distances), indices, evaluations
 
     def query_others(self, k, n_jobs=None):

@@ -107,7 +107,8 @@ cdef struct Search:
     # the bound B.  Radius search: k == 0, B fixed and a growing result list.
     intp_t k
     intp_t* heap_idx
-    bint sorted_list   # the k best in a descending list rather than a heap
+    bint sorted_list   # the k best in a descending list rather than a heap ...
+    intp_t filled      # ... of which this many slots hold candidates
     double bound
     double box_limit   # euclidean: (B * grow + tiny)^2, the box rule's reduced limit
     intp_t n_evals
@@ -128,7 +129,16 @@ cdef inline double _distance(const Tree* tree, const floating* a,
 cdef inline bint _push(Search* search, floating* heap_dist, floating reduced,
                        intp_t index) noexcept nogil:
     """Offer a candidate to the k best; True when it entered."""
+    cdef intp_t empty = search.k - search.filled
+    if search.sorted_list and empty > 1:
+        # The list is filling: its first slots are empty (+inf, which any candidate
+        # beats), and the candidate starts at the last of them rather than passing
+        # them all (k steps each for the first k candidates).
+        search.filled += 1
+        return list_push(&heap_dist[empty - 1], &search.heap_idx[empty - 1],
+                         search.filled, reduced, index)
     if search.sorted_list:
+        search.filled = search.k
         return list_push(heap_dist, search.heap_idx, search.k, reduced, index)
     return heap_push(heap_dist, search.heap_idx, search.k, reduced, index)
 
@@ -696,6 +706,7 @@ def knn_search(SearchTree search_tree, const floating[:, ::1] queries,
     with nogil:
         for i in range(queries.shape[0]):
             heap_init(best_dist, best_idx, k)
+            search.filled = 0
             search.bound = INFINITY
             search.n_evals = 0
             _search(tree, &search, &queries[i, 0], data, centers, low, high, nearest,

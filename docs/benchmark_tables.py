@@ -35,10 +35,18 @@ TITLES = {
     "(wall time)",
     "knn_grid": "k-NN search, the whole grid: auto against the fastest of cKDTree, "
     "pykdtree and scikit-learn-intelex (CPU time)",
+    "knn_kinds_query": "k-NN search on duplicate-heavy, heavy-tailed, elongated, "
+    "spherical and embedded data: auto against the fastest of cKDTree, pykdtree and "
+    "scikit-learn-intelex (CPU time)",
+    "knn_kinds_fit_predict": "k-NN classifier, fit and predict end to end, on the "
+    "same data (CPU time)",
+    "knn_kinds_single_row": "k-NN search, one row per call (wall time per call)",
     "brute_query": "Brute force, k-NN query, high dimension (CPU time)",
     "brute_query_lowdim": "Brute force, k-NN query, low dimension",
     "brute_query_lowdim_vs_gemm": "Brute force against its own matrix products alone",
     "bnb_tree_build": "Branch-and-bound tree, construction at 1 000 000 samples",
+    "index_memory": "Memory a built index adds beyond the caller's data, and its peak "
+    "during the build (resident MiB)",
     "knn_auto_choice": 'algorithm="auto" against the better of tree and brute force '
     "(CPU time)",
     "knn_predict_memory": "k-NN classifier, predict: time and extra memory",
@@ -67,10 +75,15 @@ TITLES = {
 FAMILIES = {
     "knn_tree_query": "k-NN search: the tree, 100 000 points, 5 000 queries",
     "knn_grid": "k-NN search: auto, every workload of the grid",
+    "knn_kinds_query": "k-NN search: auto, duplicates, heavy tails, elongated, "
+    "sphere, embedded sheet",
+    "knn_kinds_fit_predict": "k-NN classifier, fit + predict, the same data",
+    "knn_kinds_single_row": "k-NN search: one row per call",
     "brute_query": "k-NN search: brute force, 64 and 784 features",
     "brute_query_lowdim": "k-NN search: brute force, 2 and 8 features",
     "knn_auto_choice": "k-NN search: auto's choice of tree or brute force",
     "bnb_tree_build": "Tree construction, 1 000 000 samples",
+    "index_memory": "Index memory added (the ratio: theirs / ours)",
     "knn_predict_memory": "k-NN classifier, predict",
     "condense": "Condensing (Hart)",
     "edit": "Editing (Wilson)",
@@ -87,6 +100,7 @@ FAMILIES = {
 }
 MERGED = {
     "knn_grid": "the fastest of cKDTree, pykdtree, intelex",
+    "knn_kinds_query": "the fastest of cKDTree, pykdtree, intelex",
     "knn_auto_choice": "the better of tree and brute force",
 }
 # Readable names of the reference libraries (the raw name otherwise).
@@ -99,6 +113,8 @@ REFERENCES = {
     "faiss.IndexFlatL2": "FAISS IndexFlatL2",
     "sklearn.brute": "scikit-learn brute force",
     "sklearn.KNeighborsClassifier": "scikit-learn KNeighborsClassifier",
+    "sklearnex.KNeighborsClassifier": "scikit-learn-intelex KNeighborsClassifier",
+    "scipy.cKDTree(copy_data=True)": "SciPy cKDTree(copy_data=True)",
     "patrec n_jobs=1": "patrec, n_jobs=1",
     "sklearn.LinearSVC(crammer_singer)": "scikit-learn LinearSVC (Crammer–Singer)",
 }
@@ -143,11 +159,26 @@ HEADERS = {
     "n_queries": "queries",
     "queries": "query set",
     "n_train": "n",
+    "added_mib": "patrec added (MiB)",
+    "peak_mib": "patrec peak (MiB)",
+    "reference_added_mib": "reference added (MiB)",
+    "reference_peak_mib": "reference peak (MiB)",
+    "data_mib": "the caller's data (MiB)",
+    "patrec_gflops": "patrec GFLOP/s",
+    "dgemv_gflops": "BLAS dgemv GFLOP/s",
+    "dgemm_gflops": "BLAS dgemm GFLOP/s",
+    "same_labels": "equal predictions (share)",
+    "others_cpu": "other processes' CPU share",
 }
 NOT_SHOWN = {"benchmark", "params"}
 # Columns a benchmark's full table leaves to the CSV: in the grid the reference is
 # the fastest of the three peers, whose times have their own columns.
-LEFT_TO_CSV = {"knn_grid": {"reference", "reference_s"}}
+# index_memory's patrec_s and reference_s are its added MiB, shown with their units.
+LEFT_TO_CSV = {
+    "knn_grid": {"reference", "reference_s"},
+    "knn_kinds_query": {"reference", "reference_s"},
+    "index_memory": {"patrec_s", "reference_s"},
+}
 
 
 def read_records(path):

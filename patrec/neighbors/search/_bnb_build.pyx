@@ -30,7 +30,7 @@ from libc.string cimport memcpy
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors.search._distances cimport MetricKind, rdist, rdist_to_dist
-from patrec.neighbors.search._select cimport _swap, select_nth
+from patrec.neighbors.search._select cimport swap_rows, select_nth
 
 
 cdef void _bounding_box(const floating* data, intp_t lo, intp_t hi,
@@ -90,14 +90,14 @@ cdef intp_t _gather_equal(floating* data, intp_t* order, intp_t lo, intp_t hi,
         j = lo
         for s in range(lo, hi):
             if data[s * n_features + dim] == value:
-                _swap(data, order, s, j, n_features, True)
+                swap_rows(data, order, s, j, n_features, True)
                 j += 1
     else:
         j = hi
         for s in range(hi - 1, lo - 1, -1):
             if data[s * n_features + dim] == value:
                 j -= 1
-                _swap(data, order, s, j, n_features, True)
+                swap_rows(data, order, s, j, n_features, True)
     return j
 
 

@@ -22,8 +22,8 @@ cdef inline floating _key(const floating* rows, const intp_t* order, intp_t i,
     return rows[order[i] * n_features + dim]
 
 
-cdef inline void _swap(floating* rows, intp_t* order, intp_t a, intp_t b,
-                       intp_t n_features, bint move_rows) noexcept nogil:
+cdef inline void swap_rows(floating* rows, intp_t* order, intp_t a, intp_t b,
+                           intp_t n_features, bint move_rows) noexcept nogil:
     cdef intp_t j, t
     cdef floating v
     if move_rows:
@@ -67,12 +67,12 @@ cdef inline void select_nth(floating* rows, intp_t* order, intp_t lo, intp_t hi,
             select_nth(rows, order, start, stop + 1, nth, dim, n_features, move_rows)
         # partition left .. right around the value now at nth
         pivot = _key(rows, order, nth, dim, n_features, move_rows)
-        _swap(rows, order, left, nth, n_features, move_rows)
+        swap_rows(rows, order, left, nth, n_features, move_rows)
         if _key(rows, order, right, dim, n_features, move_rows) > pivot:
-            _swap(rows, order, right, left, n_features, move_rows)
+            swap_rows(rows, order, right, left, n_features, move_rows)
         i, j = left, right
         while i < j:
-            _swap(rows, order, i, j, n_features, move_rows)
+            swap_rows(rows, order, i, j, n_features, move_rows)
             i += 1
             j -= 1
             while _key(rows, order, i, dim, n_features, move_rows) < pivot:
@@ -80,10 +80,10 @@ cdef inline void select_nth(floating* rows, intp_t* order, intp_t lo, intp_t hi,
             while _key(rows, order, j, dim, n_features, move_rows) > pivot:
                 j -= 1
         if _key(rows, order, left, dim, n_features, move_rows) == pivot:
-            _swap(rows, order, left, j, n_features, move_rows)
+            swap_rows(rows, order, left, j, n_features, move_rows)
         else:
             j += 1
-            _swap(rows, order, j, right, n_features, move_rows)
+            swap_rows(rows, order, j, right, n_features, move_rows)
         # the pivot's value is at j, every row before it no larger, none after smaller
         if j <= nth:
             left = j + 1

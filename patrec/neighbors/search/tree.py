@@ -417,25 +417,32 @@ def node_geometry(tree):
     rest (the boxes of a k-means tree, everything of the lean euclidean k-d tree)
     is measured once and kept."""
     compiled = tree._tree
+    nodes = (
+        compiled.node_start,
+        compiled.node_end,
+        compiled.node_child,
+        compiled.node_nchild,
+    )
+    boxes = compiled.low.shape[0] == len(nodes[0])
+    if compiled.centers is not None and boxes:  # (the k-d tree of other metrics)
+        return NodeGeometry(
+            compiled.centers,
+            compiled.radius,
+            compiled.low,
+            compiled.high,
+            compiled.to_center,
+        )
     geometry = tree.__dict__.get("_geometry")
     if geometry is None:
-        nodes = (
-            compiled.node_start,
-            compiled.node_end,
-            compiled.node_child,
-            compiled.node_nchild,
-        )
         measured = measure_nodes(
             compiled.data, compiled.order, nodes, tree._metric, False
         )
-        if compiled.centers is not None:  # the search's own
+        if compiled.centers is not None:  # the search's own (a k-means tree)
             measured = (
                 (compiled.centers, compiled.radius)
                 + measured[2:4]
                 + (compiled.to_center,)
             )
-        if compiled.low.shape[0] == len(nodes[0]):
-            measured = measured[:2] + (compiled.low, compiled.high) + measured[4:]
         geometry = tree._geometry = NodeGeometry(*measured)
     return geometry
 

@@ -253,14 +253,14 @@ def _shard_algorithm(index):
     return "bnb" if isinstance(index, BranchBoundTree) else "brute"
 
 
-def _query_shard(index, queries, k, offset, n_jobs):
+def _query_shard(index, queries, k, offset, n_jobs, checked=False):
     """On a worker: one shard's k best (reduced distance, global training index).
 
     The distances stay reduced (squared for euclidean): the client orders the
     candidates of all shards exactly as one search over the whole set would, by
     (reduced distance, training index), before finishing them.
     """
-    queries = index._check_query(queries)
+    queries = index._check_query(queries, checked)
     k = min(k, index.n_samples)
     reduced = np.empty((queries.shape[0], k), dtype=index.dtype)
     indices = np.empty((queries.shape[0], k), dtype=np.intp)
@@ -287,7 +287,7 @@ class _ShardedIndex:
         self.n_samples = n_samples
         self._metric = metric
 
-    def _query(self, X, k, n_jobs, count=False, training=False):
+    def _query(self, X, k, n_jobs, count=False, training=False, checked=False):
         check_scalar(k, "k", numbers.Integral, low=1)
         if k > self.n_samples:
             raise ValueError(
@@ -297,7 +297,7 @@ class _ShardedIndex:
         [queries] = self._client.scatter([X], hash=False)
         futures = [
             self._client.submit(
-                _query_shard, shard, queries, k, offset, n_jobs, pure=False
+                _query_shard, shard, queries, k, offset, n_jobs, checked, pure=False
             )
             for shard, offset in zip(self._shards, self._offsets)
         ]

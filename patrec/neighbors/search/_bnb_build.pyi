@@ -13,6 +13,10 @@ def partition(
     node_end: npt.NDArray[np.intp],
     node_child: npt.NDArray[np.intp],
     node_nchild: npt.NDArray[np.intp],
+    node_dim: npt.NDArray[np.intp],
+    cuts: npt.NDArray[np.floating],
+    root_low: npt.NDArray[np.floating],
+    root_high: npt.NDArray[np.floating],
 ) -> tuple[int, int]: ...
 def measure_nodes(
     kind: int,
@@ -27,4 +31,5 @@ def measure_nodes(
     low: npt.NDArray[np.floating],
     high: npt.NDArray[np.floating],
     to_center: npt.NDArray[np.float64],
+    sort_leaves: bool = True,
 ) -> None: ...

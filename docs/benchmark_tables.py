@@ -169,6 +169,7 @@ HEADERS = {
     "dgemm_gflops": "BLAS dgemm GFLOP/s",
     "same_labels": "equal predictions (share)",
     "others_cpu": "other processes' CPU share",
+    "objective_gap": "objective gap, patrec's less the reference's (relative)",
 }
 NOT_SHOWN = {"benchmark", "params"}
 # Columns a benchmark's full table leaves to the CSV: in the grid the reference is

@@ -12,8 +12,9 @@
 # gradient G = R^T X of the residuals R = P - Y.  Done one after the other over the
 # whole of X, they stream X from memory twice.  Here the rows are taken in blocks
 # small enough to stay in cache (about 128 KiB of X): for each block a GEMM gives its
-# scores, one loop per row turns them into the row's loss and residuals in place
-# (largest score subtracted before exponentiating, as in the numpy version), and a
+# scores, loops over its rows turn them into the rows' losses and residuals in place
+# (largest score subtracted before exponentiating, as in the numpy version; the
+# exponentials of the whole block in one SIMD loop, _exp_simd.h), and a
 # second GEMM adds the block's share R_b^T X_b to G while X_b is still in cache.
 # So X is read from memory once an evaluation, and the k x n score matrix is never
 # stored.
@@ -24,10 +25,13 @@
 # The loops release the GIL and allocate nothing (the caller hands in the block
 # buffer).
 
-from libc.math cimport exp, log
+from libc.math cimport log
 from scipy.linalg.cython_blas cimport dgemm, sgemm
 
 from patrec._typedefs cimport float32_t, floating, intp_t
+
+cdef extern from "_exp_simd.h" nogil:
+    void exp_array "patrec_exp_array"(double* x, Py_ssize_t n)
 
 cdef inline void _gemm(char trans_a, char trans_b, int m, int n, int k,
                        floating alpha, const floating* a, int lda,
@@ -52,17 +56,20 @@ def softmax_data_term(const floating[:, ::1] X, const intp_t[::1] codes,
     g_r(x) = coef[r] . x + intercept[r].  ``grad_coef`` (k x d) receives
     sum_i s_i (P(r | x_i) - [y_i = r]) x_i and ``grad_intercept`` (k) the same sum
     without x_i.  s_i = ``sample_weight[i]``, or 1 when it is empty.  ``block``
-    (shape (rows per block, k)) and ``work`` (k) are scratch space; the number of
-    rows of ``block`` sets the block size.
+    (shape (rows per block, k)) and ``work`` (rows per block times k) are scratch
+    space; the number of rows of ``block`` sets the block size.
     """
     cdef intp_t n_samples = X.shape[0], n_features = X.shape[1]
     cdef intp_t n_classes = coef.shape[0], rows = block.shape[0]
     cdef bint weighted = sample_weight.shape[0] != 0
     cdef intp_t start, stop, i, r, y
     cdef floating* z
+    cdef double* e
     cdef double top, total, weight, residual, loss = 0.0
     cdef floating beta
     cdef char no = b'N', yes = b'T'  # transpose the operand or not
+    if work.shape[0] < rows * n_classes:
+        raise ValueError("work must hold a block's rows times the classes")
     for r in range(n_classes):
         grad_intercept[r] = 0.0
     if n_samples == 0:
@@ -78,20 +85,29 @@ def softmax_data_term(const floating[:, ::1] X, const intp_t[::1] codes,
                   <int> n_features, <floating> 1.0, &coef[0, 0], <int> n_features,
                   &X[start, 0], <int> n_features, <floating> 0.0, &block[0, 0],
                   <int> n_classes)
+            # the scores less each row's largest, then their exponentials at once
             for i in range(start, stop):
                 z = &block[i - start, 0]
-                y = codes[i]
-                weight = sample_weight[i] if weighted else 1.0
+                e = &work[(i - start) * n_classes]
                 top = z[0] + intercept[0]
                 for r in range(1, n_classes):
                     top = max(top, z[r] + intercept[r])
+                for r in range(n_classes):
+                    e[r] = z[r] + intercept[r] - top
+                weight = sample_weight[i] if weighted else 1.0
+                loss -= weight * e[codes[i]]
+            exp_array(&work[0], (stop - start) * n_classes)
+            for i in range(start, stop):
+                z = &block[i - start, 0]
+                e = &work[(i - start) * n_classes]
+                y = codes[i]
+                weight = sample_weight[i] if weighted else 1.0
                 total = 0.0
                 for r in range(n_classes):
-                    work[r] = exp(z[r] + intercept[r] - top)
-                    total += work[r]
-                loss += weight * (top + log(total) - (z[y] + intercept[y]))
+                    total += e[r]
+                loss += weight * log(total)
                 for r in range(n_classes):
-                    residual = work[r] / total
+                    residual = e[r] / total
                     if r == y:
                         residual -= 1.0
                     residual *= weight
@@ -104,3 +120,10 @@ def softmax_data_term(const floating[:, ::1] X, const intp_t[::1] codes,
                   <int> n_classes, beta, &grad_coef[0, 0], <int> n_features)
             start = stop
     return loss
+
+
+def exp_in_place(double[::1] x):
+    """x[i] = e^x[i] by the pass's own exponential (_exp_simd.h); for the tests,
+    which compare it with libm's."""
+    if x.shape[0]:
+        exp_array(&x[0], x.shape[0])

@@ -226,7 +226,7 @@ class SoftmaxObjective:
             row_bytes = X.itemsize * max(1, X.shape[1])
             rows = max(16, min(X.shape[0], (128 << 10) // row_bytes))
             self.block = np.empty((rows, n_classes), dtype=X.dtype)
-            self.work = np.empty(n_classes)
+            self.work = np.empty(rows * n_classes)
             self.grad_buffer = np.empty((n_classes, self.n_features), dtype=X.dtype)
             self.no_weights = np.empty(0)
             return

@@ -125,3 +125,29 @@ def test_blocked_kernel_gives_the_numpy_objective_and_gradient(
     tol = 1e-13 if dtype == np.float64 else 1e-5
     assert loss_a == pytest.approx(loss_b, rel=1e-13)
     assert np.abs(grad_a - grad_b).max() <= tol * np.abs(grad_b).max()
+
+
+def test_the_kernels_exponential_is_libms_to_a_few_units_in_the_last_place():
+    from patrec.linear._softmax import exp_in_place
+
+    rng = np.random.default_rng(0)
+    x = np.concatenate(
+        [
+            rng.uniform(-745, 709, 20001),
+            rng.uniform(-1, 1, 20001),
+            np.linspace(-708, -700, 101),
+            [0.0, -0.0, 1e-300, -1e-300, np.log(2), 709.0, -708.0],
+        ]
+    )
+    expected = np.exp(np.maximum(x, -708.0))
+    expected[x < -708.0] = 0.0  # (below the smallest normal number: 0)
+    got = x.copy()
+    exp_in_place(got)
+    ulp = np.spacing(np.maximum(expected, np.finfo(float).tiny))
+    assert np.all(np.abs(got - expected) <= 2 * ulp)  # (measured: 1 at most)
+    assert got[x == 0.0].tolist() == [1.0, 1.0]
+    # every length: the two-lane loop and the value left over
+    for n in range(6):
+        part = x[:n].copy()
+        exp_in_place(part)
+        np.testing.assert_array_equal(part, got[:n])

@@ -288,6 +288,11 @@ class _ShardedIndex:
         self._metric = metric
 
     def _query(self, X, k, n_jobs, count=False, training=False, checked=False):
+        if count or training:  # (the sharded classifier asks for neither)
+            raise NotImplementedError(
+                "a sharded index counts no distance evaluations and does not search "
+                "its own training samples"
+            )
         check_scalar(k, "k", numbers.Integral, low=1)
         if k > self.n_samples:
             raise ValueError(

@@ -193,3 +193,12 @@ for X, y, params in cases:
     assert "n_neighbors must be in [1, inf]" in lines[2]
     assert lines[3].startswith("ShardedKNeighborsClassifier runs on a Dask cluster")
     assert "client = Client()" in lines[3]
+
+
+def test_the_sharded_index_refuses_what_it_cannot_do():
+    from patrec.distributed import _ShardedIndex
+
+    index = _ShardedIndex(None, [], [], 10, None)
+    for flags in ({"count": True}, {"training": True}):
+        with pytest.raises(NotImplementedError):
+            index._query(np.zeros((1, 2)), 1, None, **flags)

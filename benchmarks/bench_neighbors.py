@@ -24,7 +24,8 @@ Sections (name some on the command line; by default every one but ``grid`` and
   and pykdtree's.
 - index_memory: the resident memory a built index adds beyond the caller's data, and
   its peak during the build, at 2 000 000 x 3 and 1 000 000 x 8 (each build in a
-  fresh process); "ratio" is the peer's added memory over patrec's.  cKDTree and
+  fresh process); "ratio" is the peer's added memory over patrec's (the times are
+  those of the builds, once each).  cKDTree and
   scikit-learn keep a reference to the caller's array (changing it later changes
   their answers); patrec keeps its own copy, as ``cKDTree(copy_data=True)`` does.
 - highdim: brute force at d = 64 and 784, float32 and float64, against
@@ -391,9 +392,9 @@ def _single_rows(X, rows, params):
     report(
         "knn_kinds_single_row",
         {**params, "k": 5, "calls": len(rows)},
-        times["patrec"] / len(rows),
+        times["patrec"],  # (of all the calls: a call's microseconds, unrounded)
         "scipy.cKDTree",
-        times["scipy.cKDTree"] / len(rows),
+        times["scipy.cKDTree"],
         auto_choice=model.fit_algorithm_,
     )
 
@@ -569,9 +570,11 @@ def index_memory():
                 report(
                     "index_memory",
                     {"index": ours.split(".")[1], "n": n, "d": d},
-                    measured[ours]["added"],
+                    measured[ours]["seconds"],  # (the build, once, in its process)
                     name,
-                    measured[name]["added"],
+                    measured[name]["seconds"],
+                    # the ratio of this benchmark is of the memory added, not of time
+                    ratio=round(measured[name]["added"] / measured[ours]["added"], 3),
                     added_mib=round(measured[ours]["added"], 1),
                     peak_mib=round(measured[ours]["peak"], 1),
                     reference_added_mib=round(measured[name]["added"], 1),

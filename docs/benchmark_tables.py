@@ -10,8 +10,9 @@ next to the results:
 - ``summary.rst.inc``: the page's first table, one row per comparison (a benchmark
   against one library) with the range and median of its ratios;
 - ``ratios.rst.inc``: reStructuredText substitutions that the page's prose uses for
-  every ratio it states (``|range knn_tree_query pykdtree|`` is "1.42–9.99"), so
-  the prose cannot drift from the tables;
+  every ratio it states (``|range knn_tree_query pykdtree|`` is the lowest and the
+  highest ratio of the tree against pykdtree), so the prose cannot drift from the
+  tables;
 - ``tables.rst.inc``: every measurement, one collapsed table per benchmark;
 - ``results.csv``: every measurement in one flat table, offered for download.
 
@@ -40,7 +41,7 @@ TITLES = {
     "scikit-learn-intelex (CPU time)",
     "knn_kinds_fit_predict": "k-NN classifier, fit and predict end to end, on the "
     "same data (CPU time)",
-    "knn_kinds_single_row": "k-NN search, one row per call (wall time per call)",
+    "knn_kinds_single_row": "k-NN search, one row per call (wall time of 200 calls)",
     "brute_query": "Brute force, k-NN query, high dimension (CPU time)",
     "brute_query_lowdim": "Brute force, k-NN query, low dimension",
     "brute_query_lowdim_vs_gemm": "Brute force against its own matrix products alone",
@@ -173,8 +174,8 @@ HEADERS = {
 }
 NOT_SHOWN = {"benchmark", "params"}
 # Columns a benchmark's full table leaves to the CSV: in the grid the reference is
-# the fastest of the three peers, whose times have their own columns.
-# index_memory's patrec_s and reference_s are its added MiB, shown with their units.
+# the fastest of the three peers, whose times have their own columns; index_memory's
+# ratio is of memory, its build times (one each) would read as its quotient.
 LEFT_TO_CSV = {
     "knn_grid": {"reference", "reference_s"},
     "knn_kinds_query": {"reference", "reference_s"},
@@ -242,11 +243,8 @@ def comparisons(records):
     for name, group in _groups(records).items():
         if name not in FAMILIES:
             continue
-        # (a NaN ratio: the reference was skipped at that size)
-        group = [
-            record for record in group if record.get("ratio") == record.get("ratio")
-        ]
-        group = [record for record in group if record.get("ratio")]
+        # (no ratio: a growth exponent; a NaN: the reference skipped at that size)
+        group = [record for record in group if _shown(record.get("ratio"))]
         by_reference = {}
         for record in group:
             reference = "" if name in MERGED else record["reference"]
@@ -407,7 +405,7 @@ def _table_rows(rows):
             elif key.endswith("ratio"):
                 cells.append(_ratio(value))
             elif key in TIME_COLUMNS and isinstance(value, (int, float)):
-                cells.append("–" if value != value else _milliseconds(value))
+                cells.append(_milliseconds(value))
             else:
                 cells.append(_cell(value))
         body.append(cells)

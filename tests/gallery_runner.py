@@ -193,14 +193,13 @@ def label_problems(figure):
 
 def animation_frame_problems(animation):
     """`label_problems` of every frame of a ``FuncAnimation`` (each once)."""
-    problems = []
+    problems, seen = [], set()
     for frame in animation.new_frame_seq():
         animation._func(frame, *animation._args)
-        problems += [
-            f"frame {frame}: {problem}"
-            for problem in label_problems(animation._fig)
-            if f": {problem}" not in "".join(problems)
-        ]
+        for problem in label_problems(animation._fig):
+            if problem not in seen:  # (a problem once, at the first frame showing it)
+                seen.add(problem)
+                problems.append(f"frame {frame}: {problem}")
     return problems
 
 

@@ -116,18 +116,19 @@ def test_each_range_is_the_range_of_its_table(name):
     assert SUBSTITUTIONS[name] == _span(shown)
 
 
-def test_the_pykdtree_headline_covers_the_two_dimensional_rows():
-    """The issue's case: the stated range for pykdtree holds the d = 2 rows."""
-    low, high = map(float, SUBSTITUTIONS["range knn_tree_query pykdtree"].split("–"))
+def test_the_pykdtree_headline_is_generated_over_the_two_dimensional_rows():
+    """The issue's case: the d = 2 rows (once overstated by hand) are measured, and
+    the page states the pykdtree range only by its substitution, computed over every
+    row of the table, those among them."""
     rows = [
-        record["ratio"]
+        record
         for record in RECORDS
         if record["benchmark"] == "knn_tree_query"
         and record["reference"] == "pykdtree"
         and record["params"]["d"] == 2
     ]
-    assert len(rows) == 2
-    assert all(low <= float(f"{ratio:.2f}") <= high for ratio in rows)  # as shown
+    assert sorted(record["params"]["k"] for record in rows) == [1, 5]
+    assert "|range knn_tree_query pykdtree|" in " ".join(PAGE.split())
 
 
 def test_the_summary_table_shows_the_same_ranges():

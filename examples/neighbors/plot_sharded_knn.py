@@ -91,23 +91,17 @@ if HAVE_DASK:
     starts = clf.shard_offsets_
     for shard in range(clf.n_shards_):
         rows = slice(starts[shard], starts[shard + 1])
-        left.scatter(
-            *X_local[rows].T,
-            s=3,
-            color=shard_colours[shard],
-            alpha=0.25,
-            label=f"shard {shard + 1}",
-        )
+        left.scatter(*X_local[rows].T, s=3, color=shard_colours[shard], alpha=0.25)
         # this shard's own five nearest: what it sends back to the client
         block = X_local[rows]
-        nearest = np.argsort(np.linalg.norm(block - query, axis=1))[:5]
+        nearest = np.argsort(np.linalg.norm(block - query, axis=1))[: clf.n_neighbors]
         right.scatter(
             *block[nearest].T,
             s=170,
             facecolor="none",
             edgecolor=shard_colours[shard],
             linewidth=1.5,
-            label=f"5 best of shard {shard + 1}",
+            label=f"{clf.n_neighbors} best of shard {shard + 1}",
         )
     for ax in (left, right):
         ax.scatter(*query.T, marker="P", s=120, color="k", label="query", zorder=3)
@@ -119,7 +113,7 @@ if HAVE_DASK:
         s=70,
         color="gold",
         edgecolor="k",
-        label="5 nearest after merging",
+        label=f"{clf.n_neighbors} nearest after merging",
         zorder=4,
     )
     radius = distances[0, -1]
@@ -128,7 +122,8 @@ if HAVE_DASK:
     right.set_aspect("equal")
     left.set_title(f"{len(X_local)} training samples in {clf.n_shards_} shards")
     right.set_title(
-        f"one query: 20 candidates, 5 kept\nsame neighbours as one process: {same}"
+        f"one query: {clf.n_shards_ * clf.n_neighbors} candidates, {clf.n_neighbors} "
+        f"kept\nsame neighbours as one process: {same}"
     )
     left.legend(
         handles=[

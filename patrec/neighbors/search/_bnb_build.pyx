@@ -33,21 +33,22 @@ from patrec.neighbors.search._distances cimport MetricKind, rdist, rdist_to_dist
 from patrec.neighbors.search._select cimport swap_rows, select_nth
 
 
-cdef void _bounding_box(const floating* data, intp_t lo, intp_t hi,
+cdef void _bounding_box(const floating* data, intp_t lo, intp_t hi, intp_t step,
                         intp_t n_features, floating* low, floating* high) noexcept nogil:
-    """The smallest box holding rows lo .. hi-1 (hi > lo)."""
+    """The smallest box holding rows lo, lo + step, lo + 2 step, ... below hi
+    (hi > lo)."""
     cdef intp_t s, j
     cdef floating value
     for j in range(n_features):
         low[j] = data[lo * n_features + j]
         high[j] = data[lo * n_features + j]
-    for s in range(lo + 1, hi):
-        for j in range(n_features):
+    s = lo + step
+    while s < hi:
+        for j in range(n_features):  # (branch-free: the compiler vectorises it)
             value = data[s * n_features + j]
-            if value < low[j]:
-                low[j] = value
-            elif value > high[j]:
-                high[j] = value
+            low[j] = min(low[j], value)
+            high[j] = max(high[j], value)
+        s += step
 
 
 cdef enum:
@@ -60,19 +61,9 @@ cdef intp_t _widest_feature(const floating* data, intp_t lo, intp_t hi,
     """The feature of largest spread over rows lo .. hi-1, measured on about
     ``sample`` of them evenly spaced; -1 when every feature has spread 0 there
     (``low`` and ``high`` are scratch)."""
-    cdef intp_t s, j, widest = -1, step = max(1, (hi - lo) // sample)
+    cdef intp_t j, widest = -1
     cdef double spread, best = 0.0
-    cdef floating value
-    for j in range(n_features):
-        low[j] = data[lo * n_features + j]
-        high[j] = data[lo * n_features + j]
-    s = lo + step
-    while s < hi:
-        for j in range(n_features):  # (branch-free: the compiler vectorises it)
-            value = data[s * n_features + j]
-            low[j] = min(low[j], value)
-            high[j] = max(high[j], value)
-        s += step
+    _bounding_box(data, lo, hi, max(1, (hi - lo) // sample), n_features, low, high)
     for j in range(n_features):
         spread = <double> high[j] - <double> low[j]
         if spread > best:
@@ -479,7 +470,8 @@ def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
     node_nchild[0] = 0
     node_dim[0] = -1
     if n > 0:
-        _bounding_box(&data[0, 0], 0, n, n_features, &root_low[0], &root_high[0])
+        _bounding_box(&data[0, 0], 0, n, 1, n_features, &root_low[0],
+                      &root_high[0])
     if (shift == NULL or centers == NULL or sums == NULL or counts == NULL
             or sample == NULL or weight == NULL or labels == NULL or rows == NULL
             or indices == NULL or stack == NULL or level == NULL):

@@ -167,14 +167,9 @@ class NeighborIndex:
                 None if evaluations is None else evaluations[start:stop],
             )
 
-        if n_jobs is None:  # (one thread: no ranges to share out)
-            rows(0, X.shape[0])
-        else:
-            run_row_ranges(rows, X.shape[0], n_jobs)
-        # overflow: a clear error, not ties (rows ascend: their last entries will do;
-        # one row, the common interactive call, is tested without a reduction)
-        if X.shape[0] != 1 or not float(distances[0, -1]) < np.inf:
-            self._metric.check_finite(distances[:, -1])
+        run_row_ranges(rows, X.shape[0], n_jobs)
+        # overflow: a clear error, not ties (rows ascend: their last entries will do)
+        self._metric.check_finite(distances[:, -1])
         return self._metric.finish(distances), indices, evaluations
 
     def query_others(self, k, n_jobs=None):

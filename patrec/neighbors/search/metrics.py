@@ -134,7 +134,10 @@ class Metric:
         The inputs are finite, so an infinite distance means the data are so large that
         their squared (or summed) differences exceed the floating-point range.
         """
-        if not reduced.max(initial=0) < np.inf:  # (NaN fails too; no temporary)
+        # (NaN fails too; no temporary; one value, a single-row call's, is read
+        # without the cost of a reduction)
+        largest = reduced.item() if reduced.size == 1 else reduced.max(initial=0)
+        if not largest < np.inf:
             raise ValueError(
                 f"The {self.name} distances overflow the range of {reduced.dtype}: the "
                 "data values are too large. Rescale the data (for example standardize "

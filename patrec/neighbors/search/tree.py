@@ -120,10 +120,11 @@ class BranchBoundTree(NeighborIndex):
 
     Notes
     -----
-    Building the k-d partition costs O(n_samples * depth), depth about
+    Building the k-d partition costs O(n_samples * n_features * depth), depth about
     log2(n_samples / leaf_size): per node, the widest feature judged on at most 128
     of its samples and a selection of the median (Floyd and Rivest's, about 1.5
-    comparisons a sample [3]_); the euclidean tree needs nothing more.  For the
+    comparisons a sample [3]_) that moves whole rows; the euclidean tree needs
+    nothing more.  For the
     other metrics, measuring the means, radii, boxes and leaf distances adds
     O(n_samples * n_features) per level.  A k-means tree costs one k-means run
     per internal node (on at most 2048 of its samples) plus an assignment of its

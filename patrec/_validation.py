@@ -247,20 +247,32 @@ def _as_label_array(y):
     return array
 
 
-def encode_labels(y):
+_LABEL_CHUNK = 65_536  # labels looked up at a time by the integer encoding
+
+
+def encode_labels(y, *, compact=False):
     """Encode class labels as ``0 .. n_classes - 1``.
+
+    Integer labels whose range is at most a few times their number are encoded in
+    O(n + range) time by marking the values seen and looking each label up, a chunk
+    at a time, so no temporary of the labels' size is made; any other labels are
+    sorted (`numpy.unique`, O(n log n)).
 
     Parameters
     ----------
     y : ndarray of shape (n_samples,)
         Any hashable, mutually comparable labels: integers such as ``[3, 7, 100]``,
         strings, booleans.  Continuous (non-integral float) targets are rejected.
+    compact : bool, default=False
+        Return the codes in the smallest unsigned integer type that holds them, for
+        an estimator that keeps them (a nearest-neighbour classifier), instead of
+        ``intp``.
 
     Returns
     -------
     classes : ndarray of shape (n_classes,)
         The sorted distinct labels.
-    codes : ndarray of shape (n_samples,), dtype intp
+    codes : ndarray of shape (n_samples,), dtype intp (or the compact type)
         ``classes[codes]`` equals ``y``.
     """
     if y.shape[0] == 0:
@@ -270,19 +282,52 @@ def encode_labels(y):
             "Unknown label type: continuous. A classifier needs discrete class labels; "
             "use integers or strings for y."
         )
-    try:
-        classes, codes = np.unique(y, return_inverse=True)
-    except TypeError as exc:
-        raise ValueError(
-            f"The labels in y cannot be sorted (mixed types such as numbers and "
-            f"strings?): {exc}"
-        ) from exc
+    encoded = _encode_integers(y, compact) if y.dtype.kind in "iu" else None
+    if encoded is None:
+        try:
+            classes, codes = np.unique(y, return_inverse=True)
+        except TypeError as exc:
+            raise ValueError(
+                f"The labels in y cannot be sorted (mixed types such as numbers and "
+                f"strings?): {exc}"
+            ) from exc
+        codes = codes.reshape(-1)
+        code_type = _code_type(classes.shape[0]) if compact else np.intp
+        encoded = classes, codes.astype(code_type, copy=False)
+    classes = encoded[0]
     if classes.shape[0] < 2:
         raise ValueError(
             f"y has only one class ({classes[0]!r}); a classifier needs samples of at "
             "least two classes."
         )
-    return classes, codes.astype(np.intp, copy=False).reshape(-1)
+    return encoded
+
+
+def _code_type(n_classes):
+    return np.min_scalar_type(max(n_classes - 1, 0))
+
+
+def _encode_integers(y, compact):
+    """`encode_labels` for integer labels of a small range; None for a wide one."""
+    low, high = int(y.min()), int(y.max())
+    if high - low >= max(1024, 4 * y.shape[0]) or high > np.iinfo(np.intp).max:
+        return None
+    seen = np.zeros(high - low + 1, dtype=bool)
+    for _start, offsets in _label_offsets(y, low):
+        seen[offsets] = True
+    values = np.flatnonzero(seen)
+    code_type = _code_type(values.shape[0]) if compact else np.intp
+    lookup = (np.cumsum(seen, dtype=np.intp) - 1).astype(code_type)
+    codes = np.empty(y.shape[0], dtype=code_type)
+    for start, offsets in _label_offsets(y, low):
+        codes[start : start + offsets.shape[0]] = lookup[offsets]
+    return (values + low).astype(y.dtype), codes
+
+
+def _label_offsets(y, low):
+    """``(start, y[start:stop] - low)`` as intp, a chunk of labels at a time."""
+    for start in range(0, y.shape[0], _LABEL_CHUNK):
+        yield start, y[start : start + _LABEL_CHUNK].astype(np.intp) - low
 
 
 def check_X_y(X, y, *, min_samples=1, accept_sparse=False, estimator=None):

@@ -205,10 +205,13 @@ class ClassifierMixin:
 
     A subclass implements ``_fit(X, codes)`` where ``codes`` are the labels encoded
     as ``0 .. n_classes - 1``; ``classes_``, ``n_features_in_`` and (for data frames)
-    ``feature_names_in_`` are already set when it runs.
+    ``feature_names_in_`` are already set when it runs.  The codes are ``intp``, or
+    the smallest unsigned integer type that holds them when ``_compact_codes`` is set
+    (a subclass that keeps them, so a large fit never holds them twice).
     """
 
     _accept_sparse = False
+    _compact_codes = False
 
     def fit(self, X, y):
         """Fit the classifier.
@@ -231,7 +234,9 @@ class ClassifierMixin:
         """Validate, encode the labels, then call ``_fit`` (with the weights if given)."""
         names = feature_names_of(X)
         X = check_X(X, accept_sparse=self._accept_sparse, estimator=self)
-        classes, codes = encode_labels(check_labels(y, X.shape[0]))
+        classes, codes = encode_labels(
+            check_labels(y, X.shape[0]), compact=self._compact_codes
+        )
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0])
         previous = self._fitted_state()

@@ -168,7 +168,9 @@ reject_label
         previous = self._fitted_state()
         self._forget_fit()
         try:
-            classes, codes = encode_labels(check_labels(labels, X.shape[0]))
+            classes, codes = encode_labels(
+                check_labels(labels, X.shape[0]), compact=True
+            )
             self.classes_ = classes
             self.n_features_in_ = X.shape[1]
             # every parameter checked as KNeighborsClassifier checks it, on a

@@ -107,6 +107,33 @@ def test_encode_labels_any_hashable():
         encode_labels(np.array([1, "a"], dtype=object))
 
 
+@pytest.mark.parametrize(
+    "y",
+    [
+        np.array([-128, 127, 0, 127], dtype=np.int8),  # a range wider than int8
+        np.array([0, 2**63 - 1, 5]),  # too wide a range: sorted
+        np.array([0, 2**64 - 1, 3], dtype=np.uint64),  # beyond intp: sorted
+        np.random.default_rng(0).integers(0, 3, 200_000).astype(">i4"),  # chunks
+        np.random.default_rng(1).integers(-300, 300, 1_000).astype(np.int16),
+        np.array([True, False, True]),
+        np.array([2.0, 1.0, 2.0]),
+    ],
+    ids=["int8-span", "wide", "uint64", "big-endian", "int16", "bool", "float"],
+)
+@pytest.mark.parametrize("compact", [False, True])
+def test_encode_labels_equals_sorting(y, compact):
+    """The O(n) integer encoding gives numpy.unique's classes and codes exactly."""
+    expected_classes, expected_codes = np.unique(y, return_inverse=True)
+    classes, codes = encode_labels(y, compact=compact)
+    np.testing.assert_array_equal(classes, expected_classes)
+    assert classes.dtype == expected_classes.dtype
+    np.testing.assert_array_equal(codes, expected_codes.reshape(-1))
+    if compact:
+        assert codes.dtype == np.min_scalar_type(classes.shape[0] - 1)
+    else:
+        assert codes.dtype == np.intp
+
+
 def test_scalars_and_options():
     import numbers
 

@@ -132,6 +132,8 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
     array([[0.66666667, 0.33333333]])
     """
 
+    _compact_codes = True  # the class codes are kept, in the smallest integer type
+
     def __init__(
         self,
         n_neighbors=5,
@@ -178,8 +180,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             leaf_size=self.leaf_size,
             verbose=self.verbose,
         )
-        # (the smallest integer type that holds the class codes: less memory)
-        self._codes = codes.astype(np.min_scalar_type(int(codes.max(initial=0))))
+        self._codes = codes
         self.fit_algorithm_ = algorithm
         self.n_samples_fit_ = X.shape[0]
 

@@ -1,0 +1,210 @@
+"""L-BFGS for a smooth function of unconstrained parameters.
+
+Each iteration takes the direction p = -H g of the two-loop recursion (`_lbfgs.pyx`),
+H the inverse-Hessian estimate of the ``memory`` newest steps and gradient changes,
+and a step along p that meets the strong Wolfe conditions
+
+    f(x + a p) <= f(x) + c1 a g^T p,      |g(x + a p)^T p| <= c2 |g^T p|
+
+(c1 = 1e-3, c2 = 0.9), found by bracketing and cubic interpolation (Nocedal and
+Wright, *Numerical Optimization*, 2nd ed., Algorithms 3.5, 3.6 and 7.5).  The first
+iteration tries the step 1 / ||g||, every later one the step 1.
+
+The stopping rules are those of scipy's L-BFGS-B, so ``gtol`` and ``ftol`` mean what
+they mean there (and in scikit-learn's ``LogisticRegression``, which passes its tol as
+``gtol``): converged when every gradient entry is at most ``gtol`` in magnitude, or
+when an iteration lowers f by at most ``ftol`` relative to max(|f|, 1).
+
+Why not scipy's: for a softmax regression of the size of the digits, an evaluation
+of f and g costs about 170 microseconds and L-BFGS-B's own work (its Python layer
+and its bound-constraint machinery, idle here) about 50 more an iteration; this loop
+costs a few.  The arithmetic per iteration is O(memory n) besides the evaluations.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._lbfgs import lbfgs_direction
+
+__all__ = ["LbfgsResult", "minimize_lbfgs"]
+
+_EPS = np.finfo(float).eps
+_C1, _C2 = 1e-3, 0.9  # sufficient decrease and curvature (L-BFGS-B's values)
+
+
+class LbfgsResult(NamedTuple):
+    """What `minimize_lbfgs` returns."""
+
+    x: np.ndarray
+    fun: float
+    jac: np.ndarray
+    nit: int
+    nfev: int
+    success: bool
+    message: str
+
+
+class _Point(NamedTuple):
+    step: float
+    x: np.ndarray
+    f: float
+    g: np.ndarray
+    slope: float  # g^T p, the derivative of f along p
+
+
+def minimize_lbfgs(
+    fun,
+    x0,
+    *,
+    gtol,
+    max_iter,
+    ftol=64 * _EPS,
+    memory=10,
+    max_evaluations_per_step=50,
+    callback=None,
+):
+    """Minimise ``fun`` from ``x0`` by L-BFGS.
+
+    Parameters
+    ----------
+    fun : callable
+        ``fun(x)`` returns ``(f, g)``: the value (float) and the gradient (ndarray of
+        x's shape) at x.  It must not keep or modify x.
+    x0 : ndarray of shape (n,)
+        The starting point (not modified).
+    gtol : float
+        Converged when max_i |g_i| <= gtol.
+    max_iter : int
+        Most iterations; reaching it is reported as not converged.
+    ftol : float, default=64 machine epsilons
+        Converged when an iteration lowers f by at most ftol max(|f_old|, |f|, 1).
+    memory : int, default=10
+        Correction pairs kept (m).
+    max_evaluations_per_step : int, default=50
+        Most evaluations one line search may make.
+    callback : callable, default=None
+        ``callback(x, f)`` after every iteration.
+
+    Returns
+    -------
+    LbfgsResult
+        ``x``, ``fun`` and ``jac`` at the end, the iterations ``nit`` and
+        evaluations ``nfev`` made, ``success`` and a ``message`` saying why it
+        stopped.
+    """
+    x = np.array(x0, dtype=np.float64)
+    n = x.shape[0]
+    f, g = fun(x)
+    nfev, nit = 1, 0
+    steps, changes = np.empty((memory, n)), np.empty((memory, n))
+    rho, alpha, p = np.empty(memory), np.empty(memory), np.empty(n)
+    newest, count = memory - 1, 0
+
+    def result(success, message):
+        return LbfgsResult(x, float(f), g, nit, nfev, success, message)
+
+    if np.abs(g).max(initial=0.0) <= gtol:
+        return result(True, "the gradient is below gtol")
+    while nit < max_iter:
+        lbfgs_direction(g, steps, changes, rho, newest, count, alpha, p)
+        slope = float(g @ p)
+        if not slope < 0:  # (rounding made -H g no descent direction): restart
+            count = 0
+            np.negative(g, out=p)
+            slope = float(g @ p)
+        first = 1.0 / float(np.sqrt(p @ p)) if nit == 0 else 1.0
+        start = _Point(0.0, x, f, g, slope)
+        found, used = _wolfe_step(fun, start, p, first, max_evaluations_per_step)
+        nfev += used
+        if found is None:
+            if count:  # forget the pairs and try once more along -g
+                count = 0
+                continue
+            return result(False, "the line search found no lower point")
+        nit += 1
+        newest = (newest + 1) % memory
+        np.subtract(found.x, x, out=steps[newest])
+        np.subtract(found.g, g, out=changes[newest])
+        curvature = float(steps[newest] @ changes[newest])
+        if curvature > _EPS * float(changes[newest] @ changes[newest]):
+            rho[newest] = 1.0 / curvature
+            count = min(count + 1, memory)
+        else:  # (no positive curvature: the pair would spoil H) skip it
+            newest = (newest - 1) % memory
+        f_old = f
+        x, f, g = found.x, found.f, found.g
+        if callback is not None:
+            callback(x, f)
+        if np.abs(g).max() <= gtol:
+            return result(True, "the gradient is below gtol")
+        if f_old - f <= ftol * max(abs(f_old), abs(f), 1.0):
+            return result(True, "the relative reduction of f is below ftol")
+    return result(False, "the iteration limit was reached")
+
+
+def _wolfe_step(fun, start, p, step, max_evaluations):
+    """A point x + a p meeting the strong Wolfe conditions, and the evaluations it
+    took; None when ``max_evaluations`` found none.  Algorithm 3.5 of Nocedal and
+    Wright: grow the step until it brackets an acceptable one, then `_zoom`."""
+    previous = start
+    for used in range(1, max_evaluations + 1):
+        trial = _evaluate(fun, start, p, step)
+        if not _sufficient_decrease(start, trial) or (
+            used > 1 and trial.f >= previous.f
+        ):
+            return _zoom(fun, start, p, previous, trial, max_evaluations - used, used)
+        if abs(trial.slope) <= -_C2 * start.slope:
+            return trial, used
+        if trial.slope >= 0:
+            return _zoom(fun, start, p, trial, previous, max_evaluations - used, used)
+        previous, step = trial, 4.0 * step
+    return None, max_evaluations
+
+
+def _zoom(fun, start, p, low, high, evaluations_left, used):
+    """Algorithm 3.6: shrink [low, high], which holds an acceptable step, ``low``
+    the end with the lower f that satisfies sufficient decrease."""
+    for _ in range(evaluations_left):
+        step = _cubic_minimum(low, high)
+        trial = _evaluate(fun, start, p, step)
+        used += 1
+        if not _sufficient_decrease(start, trial) or trial.f >= low.f:
+            high = trial
+        else:
+            if abs(trial.slope) <= -_C2 * start.slope:
+                return trial, used
+            if trial.slope * (high.step - low.step) >= 0:
+                high = low
+            low = trial
+        if abs(high.step - low.step) <= _EPS * max(low.step, high.step):
+            break  # (the interval is as small as the steps can resolve)
+    # no step met the curvature condition: the best one that lowers f will do
+    return (low if low.step > 0 else None), used
+
+
+def _evaluate(fun, start, p, step):
+    x = start.x + step * p
+    f, g = fun(x)
+    return _Point(step, x, f, g, float(g @ p))
+
+
+def _sufficient_decrease(start, trial):
+    return trial.f <= start.f + _C1 * trial.step * start.slope
+
+
+def _cubic_minimum(a, b):
+    """The minimiser of the cubic through f and its slope at steps a and b, kept
+    inside the middle 80% of the interval (its midpoint when the cubic has none)."""
+    low, high = min(a.step, b.step), max(a.step, b.step)
+    width = high - low
+    d1 = a.slope + b.slope - 3.0 * (a.f - b.f) / (a.step - b.step)
+    radicand = d1 * d1 - a.slope * b.slope
+    if radicand >= 0:
+        d2 = np.copysign(np.sqrt(radicand), b.step - a.step)
+        denominator = b.slope - a.slope + 2.0 * d2
+        if denominator != 0:
+            step = b.step - (b.step - a.step) * (b.slope + d2 - d1) / denominator
+            if np.isfinite(step):
+                return min(max(step, low + 0.1 * width), high - 0.1 * width)
+    return low + 0.5 * width

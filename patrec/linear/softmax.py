@@ -11,7 +11,7 @@ minimise the convex function
 
 (the biases are not penalised; C as in scikit-learn's ``LogisticRegression``).  The
 gradient is dJ/dw_r = C sum_i (P(r | x_i) - [y_i = r]) x_i + w_r and dJ/db_r the same
-sum without x_i; `scipy.optimize.minimize` with L-BFGS-B uses it directly.
+sum without x_i; L-BFGS (`_optimize.minimize_lbfgs`) uses it directly.
 """
 
 import numbers
@@ -51,7 +51,9 @@ class SoftmaxRegression(
         meeting ``tol``.
     tol : float, default=1e-6
         L-BFGS stops when every gradient entry of the objective (divided by the number
-        of samples) is below ``tol``.
+        of samples) is below ``tol``, or when an iteration lowers that objective by
+        at most 64 machine epsilons relative: scipy's L-BFGS-B rules, so ``tol``
+        means what it means for scikit-learn's ``LogisticRegression(solver="lbfgs")``.
     verbose : int or bool, default=0
         Progress on standard error: 1 reports the iterations run and the final
         objective, 2 adds the objective after every L-BFGS iteration.

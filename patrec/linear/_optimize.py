@@ -21,6 +21,7 @@ and its bound-constraint machinery, idle here) about 50 more an iteration; this 
 costs a few.  The arithmetic per iteration is O(memory n) besides the evaluations.
 """
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -93,9 +94,19 @@ def minimize_lbfgs(
         evaluations ``nfev`` made, ``success`` and a ``message`` saying why it
         stopped.
     """
+    # Overflow (inputs near 1e150) gives inf or nan, which the line search backs off
+    # from and the update skips; the warnings numpy would raise meanwhile are off.
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return _iterate(
+            fun, x0, gtol, max_iter, ftol, memory, max_evaluations_per_step, callback
+        )
+
+
+def _iterate(fun, x0, gtol, max_iter, ftol, memory, max_evaluations, callback):
     x = np.array(x0, dtype=np.float64)
     n = x.shape[0]
     f, g = fun(x)
+    f = float(f)
     nfev, nit = 1, 0
     steps, changes = np.empty((memory, n)), np.empty((memory, n))
     rho, alpha, p = np.empty(memory), np.empty(memory), np.empty(n)
@@ -113,9 +124,12 @@ def minimize_lbfgs(
             count = 0
             np.negative(g, out=p)
             slope = float(g @ p)
-        first = 1.0 / float(np.sqrt(p @ p)) if nit == 0 else 1.0
+        if nit == 0 or not math.isfinite(slope):
+            # L-BFGS-B's first step: a unit length along -g (p scaled, step 1)
+            p /= np.linalg.norm(p)
+            slope = float(g @ p)
         start = _Point(0.0, x, f, g, slope)
-        found, used = _wolfe_step(fun, start, p, first, max_evaluations_per_step)
+        found, used = _wolfe_step(fun, start, p, 1.0, max_evaluations)
         nfev += used
         if found is None:
             if count:  # forget the pairs and try once more along -g
@@ -123,15 +137,14 @@ def minimize_lbfgs(
                 continue
             return result(False, "the line search found no lower point")
         nit += 1
-        newest = (newest + 1) % memory
-        np.subtract(found.x, x, out=steps[newest])
-        np.subtract(found.g, g, out=changes[newest])
-        curvature = float(steps[newest] @ changes[newest])
-        if curvature > _EPS * float(changes[newest] @ changes[newest]):
+        step, change = found.x - x, found.g - g
+        curvature = float(step @ change)
+        # (a pair without positive curvature would spoil H: it is skipped)
+        if curvature > _EPS * float(change @ change):
+            newest = (newest + 1) % memory
+            steps[newest], changes[newest] = step, change
             rho[newest] = 1.0 / curvature
             count = min(count + 1, memory)
-        else:  # (no positive curvature: the pair would spoil H) skip it
-            newest = (newest - 1) % memory
         f_old = f
         x, f, g = found.x, found.f, found.g
         if callback is not None:
@@ -165,10 +178,14 @@ def _wolfe_step(fun, start, p, step, max_evaluations):
 def _zoom(fun, start, p, low, high, evaluations_left, used):
     """Algorithm 3.6: shrink [low, high], which holds an acceptable step, ``low``
     the end with the lower f that satisfies sufficient decrease."""
+    lowest = low if low.step > 0 and low.f < high.f else high  # (a step > 0)
+    resolution = _EPS * np.abs(start.x).max(initial=0.0) / np.abs(p).max()
     for _ in range(evaluations_left):
         step = _cubic_minimum(low, high)
         trial = _evaluate(fun, start, p, step)
         used += 1
+        if trial.f <= lowest.f:
+            lowest = trial
         if not _sufficient_decrease(start, trial) or trial.f >= low.f:
             high = trial
         else:
@@ -177,16 +194,22 @@ def _zoom(fun, start, p, low, high, evaluations_left, used):
             if trial.slope * (high.step - low.step) >= 0:
                 high = low
             low = trial
-        if abs(high.step - low.step) <= _EPS * max(low.step, high.step):
-            break  # (the interval is as small as the steps can resolve)
-    # no step met the curvature condition: the best one that lowers f will do
-    return (low if low.step > 0 else None), used
+        if abs(high.step - low.step) <= _EPS * max(low.step, high.step) or (
+            max(low.step, high.step) <= resolution
+        ):
+            break  # (the interval is as small as the steps can resolve, or x)
+    # No step met the curvature condition: the best one that lowers f enough will
+    # do, or else one that lowers f at all (f and g known only to their rounding,
+    # as with float32 data near the minimum); None when no step lowered f.
+    if low.step > 0:
+        return low, used
+    return (lowest if lowest.f < start.f else None), used
 
 
 def _evaluate(fun, start, p, step):
     x = start.x + step * p
     f, g = fun(x)
-    return _Point(step, x, f, g, float(g @ p))
+    return _Point(step, x, float(f), g, float(g @ p))
 
 
 def _sufficient_decrease(start, trial):
@@ -195,16 +218,20 @@ def _sufficient_decrease(start, trial):
 
 def _cubic_minimum(a, b):
     """The minimiser of the cubic through f and its slope at steps a and b, kept
-    inside the middle 80% of the interval (its midpoint when the cubic has none)."""
+    inside the middle 80% of the interval (its midpoint when the cubic has none).
+    Python floats throughout: an overflow gives inf or nan, which fall back on the
+    midpoint, and no warning."""
     low, high = min(a.step, b.step), max(a.step, b.step)
     width = high - low
+    if width == 0:
+        return low
     d1 = a.slope + b.slope - 3.0 * (a.f - b.f) / (a.step - b.step)
     radicand = d1 * d1 - a.slope * b.slope
     if radicand >= 0:
-        d2 = np.copysign(np.sqrt(radicand), b.step - a.step)
+        d2 = math.copysign(math.sqrt(radicand), b.step - a.step)
         denominator = b.slope - a.slope + 2.0 * d2
         if denominator != 0:
             step = b.step - (b.step - a.step) * (b.slope + d2 - d1) / denominator
-            if np.isfinite(step):
+            if math.isfinite(step):
                 return min(max(step, low + 0.1 * width), high - 0.1 * width)
     return low + 0.5 * width

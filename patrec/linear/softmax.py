@@ -144,9 +144,15 @@ class SoftmaxRegression(
             f"{result.nit} iterations; objective J / (C n) = {result.fun:.6g}",
         )
         if not result.success:
+            advice = (
+                "increase max_iter, or scale the features"
+                if result.nit == max_iter
+                else "the objective may be as low as its rounding allows (float32 "
+                "data round it at about 1e-7): raise tol, or fit float64 data"
+            )
             warnings.warn(
                 f"L-BFGS stopped before converging after {result.nit} iterations "
-                f"({result.message}); increase max_iter, or scale the features.",
+                f"({result.message}); {advice}.",
                 ConvergenceWarning,
                 stacklevel=3,
             )
@@ -212,7 +218,7 @@ class SoftmaxObjective:
         # Dense X: one pass of blocks over the rows (linear/_softmax.pyx) reads X
         # from memory once an evaluation instead of twice, and its loops over a
         # block's scores cost less than numpy's passes over the whole k x n matrix:
-        # a third less time on the digits, 45% less at 100 000 x 50.
+        # 23% less time on the digits, 45% less at 100 000 x 50.
         self.dense = not sp.issparse(X)
         if self.dense:
             self.X = np.ascontiguousarray(X)
@@ -281,7 +287,7 @@ class SoftmaxObjective:
             self.codes,
             self.no_weights if self.weights is None else self.weights,
             coef if self.X.dtype == np.float64 else coef.astype(self.X.dtype),
-            intercept,
+            np.ascontiguousarray(intercept, dtype=np.float64),
             self.grad_buffer,
             self.grad_intercept,
             self.block,
@@ -294,8 +300,8 @@ class SoftmaxObjective:
         grad_coef += self.grad_buffer * scale
         if self.fit_intercept:
             np.multiply(self.grad_intercept, scale, out=gradient[coef.size :])
-        weights = theta[: coef.size]
-        return loss * scale + 0.5 * self.penalty * float(weights @ weights), gradient
+        w = theta[: coef.size]
+        return loss * scale + 0.5 * self.penalty * float(w @ w), gradient
 
 
 def _product(A, B, out=None):

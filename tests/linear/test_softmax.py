@@ -1,5 +1,7 @@
 """Softmax regression against scikit-learn's multinomial LogisticRegression."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -10,6 +12,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
 from patrec import SoftmaxRegression
+from patrec.exceptions import ConvergenceWarning
 from patrec.linear.softmax import SoftmaxObjective
 
 
@@ -80,8 +83,20 @@ def test_sparse_and_float32_input():
     np.testing.assert_allclose(
         sparse.predict_proba(X), dense.predict_proba(X), atol=1e-6
     )
-    single = SoftmaxRegression().fit(X.astype(np.float32), y)
+    # (a tol within float32's rounding of the objective: at 1e-6 the line search
+    # may find no lower point, and says so)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        single = SoftmaxRegression(tol=1e-5).fit(X.astype(np.float32), y)
     assert abs(single.score(X, y) - dense.score(X, y)) <= 0.01
+
+
+def test_stopping_early_is_said_with_the_remedy():
+    X, y = load_iris(return_X_y=True)
+    with pytest.warns(
+        ConvergenceWarning, match="after 3 iterations.*increase max_iter"
+    ):
+        SoftmaxRegression(max_iter=3).fit(X, y)
 
 
 @pytest.mark.parametrize(

@@ -71,27 +71,6 @@ cdef intp_t _widest_feature(const floating* data, intp_t lo, intp_t hi,
     return widest
 
 
-cdef intp_t _gather_equal(floating* data, intp_t* order, intp_t lo, intp_t hi,
-                          intp_t n_features, intp_t dim, floating value,
-                          bint to_front) noexcept nogil:
-    """Move the rows of lo .. hi-1 whose feature ``dim`` equals ``value`` to the
-    front (or the back) of the range; return where the others begin (end)."""
-    cdef intp_t s, j
-    if to_front:
-        j = lo
-        for s in range(lo, hi):
-            if data[s * n_features + dim] == value:
-                swap_rows(data, order, s, j, n_features, True)
-                j += 1
-    else:
-        j = hi
-        for s in range(hi - 1, lo - 1, -1):
-            if data[s * n_features + dim] == value:
-                j -= 1
-                swap_rows(data, order, s, j, n_features, True)
-    return j
-
-
 cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
                         intp_t n_features, floating* low, floating* high,
                         intp_t* dim, floating* cuts) noexcept nogil:
@@ -108,31 +87,51 @@ cdef intp_t _median_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
     the rows (on all of them when the sample's are all equal)."""
     cdef intp_t s, widest, m = hi - lo, mid = lo + (hi - lo) // 2
     cdef intp_t below, above, cut, smallest_part = max(1, (hi - lo) // 4)
-    cdef floating value, lower_low, lower_high, upper_low, upper_high
+    cdef intp_t settled[2]
+    cdef floating value, key, lower_low, lower_high, upper_low, upper_high
+    cdef floating under, over  # the largest value below v, the smallest above
+    cdef floating extremes[4]
     widest = _widest_feature(data, lo, hi, n_features, WIDEST_SAMPLE, low, high)
     if widest < 0 and m > WIDEST_SAMPLE:
         widest = _widest_feature(data, lo, hi, n_features, m, low, high)
     if widest < 0:
         return -1
-    select_nth(data, order, lo, hi, mid, widest, n_features, True)
+    select_nth(data, order, lo, hi, mid, widest, n_features, True, extremes, settled)
     value = data[mid * n_features + widest]
-    # [below v][equal to v][above v]: rows below .. above-1 equal v
-    below = _gather_equal(data, order, lo, mid, n_features, widest, value, False)
-    above = _gather_equal(data, order, mid + 1, hi, n_features, widest, value, True)
+    # The rows equal to v move next to mid (which holds one), [below v][equal to
+    # v][above v] with rows below .. above-1 equal to v; the selection tells which
+    # rows are surely below v (lo .. settled[0]-1) or above it, so only the others
+    # are read, for the rows equal to v and the extremes the parts' intervals need.
+    # No row before mid is above v, none after it below v.
+    lower_low, upper_high = extremes[0], extremes[1]
+    under = extremes[2] if settled[0] > lo else -INFINITY
+    below = mid
+    for s in range(mid - 1, settled[0] - 1, -1):
+        key = data[s * n_features + widest]
+        if key == value:
+            below -= 1
+            swap_rows(data, order, s, below, n_features, True)
+        else:
+            under = max(under, key)
+    over = extremes[3] if settled[1] < hi - 1 else INFINITY
+    above = mid + 1
+    for s in range(mid + 1, settled[1] + 1):
+        key = data[s * n_features + widest]
+        if key == value:
+            swap_rows(data, order, s, above, n_features, True)
+            above += 1
+        else:
+            over = min(over, key)
     cut = mid  # (the median position, should neither side do)
     if below - lo >= smallest_part:
         cut = below
     if hi - above >= smallest_part and (below - lo < smallest_part
                                         or above - mid < mid - below):
         cut = above
-    lower_low = lower_high = data[lo * n_features + widest]
-    for s in range(lo + 1, cut):
-        lower_low = min(lower_low, data[s * n_features + widest])
-        lower_high = max(lower_high, data[s * n_features + widest])
-    upper_low = upper_high = data[cut * n_features + widest]
-    for s in range(cut + 1, hi):
-        upper_low = min(upper_low, data[s * n_features + widest])
-        upper_high = max(upper_high, data[s * n_features + widest])
+    # The lower part is rows lo .. cut-1, the upper cut .. hi-1: the rows equal to
+    # v (mid among them) are in the upper part unless the cut is above them all.
+    lower_high = under if cut == below else value
+    upper_low = over if cut == above else value
     dim[0] = widest
     cuts[0], cuts[1] = lower_low, lower_high
     cuts[2], cuts[3] = upper_low, upper_high

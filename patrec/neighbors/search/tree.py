@@ -123,7 +123,8 @@ class BranchBoundTree(NeighborIndex):
     Building the k-d partition costs O(n_samples * n_features * depth), depth about
     log2(n_samples / leaf_size): per node, the widest feature judged on at most 128
     of its samples and a selection of the median (Floyd and Rivest's, about 1.5
-    comparisons a sample [3]_) that moves whole rows; the euclidean tree needs
+    comparisons a sample [3]_, its partitions scanned a block at a time without
+    branching on the data [4]_) that moves whole rows; the euclidean tree needs
     nothing more.  For the
     other metrics, measuring the means, radii, boxes and leaf distances adds
     O(n_samples * n_features) per level.  A k-means tree costs one k-means run
@@ -154,6 +155,8 @@ class BranchBoundTree(NeighborIndex):
        Data Compression Conference, 381–390, 1993 (the incremental cell distance).
     .. [3] R. W. Floyd and R. L. Rivest, "Algorithm 489: the algorithm SELECT",
        Communications of the ACM, 18(3), 173, 1975.
+    .. [4] S. Edelkamp and A. Weiß, "BlockQuicksort: avoiding branch mispredictions
+       in quicksort", Proc. European Symposium on Algorithms (ESA), 38:1–38:16, 2016.
 
     Examples
     --------

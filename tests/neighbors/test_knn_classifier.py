@@ -77,6 +77,24 @@ def test_votes_match_a_plain_numpy_vote():
     np.testing.assert_array_equal(clf.predict(Q), clf.classes_[np.argmax(votes, 1)])
 
 
+@pytest.mark.parametrize(
+    "n_classes, code_type", [(2, np.uint8), (256, np.uint8), (300, np.uint16)]
+)
+def test_the_kept_class_codes_are_compact_and_vote_as_scikit_learn(
+    n_classes, code_type
+):
+    # (the fit holds the codes in the smallest type only: its peak memory)
+    rng = np.random.default_rng(n_classes)
+    X = rng.normal(size=(3000, 2))
+    y = rng.permutation(np.arange(3000) % n_classes) * 7 - 1000  # sparse integers
+    Q = rng.normal(size=(200, 2))
+    ours = KNeighborsClassifier(5).fit(X, y)
+    assert ours._codes.dtype == code_type
+    theirs = SkKNN(n_neighbors=5).fit(X, y)
+    np.testing.assert_array_equal(ours.predict_proba(Q), theirs.predict_proba(Q))
+    np.testing.assert_array_equal(ours.predict(Q), theirs.predict(Q))
+
+
 def test_vote_ties_go_to_the_first_class():
     X = [[0.0], [1.0], [-1.0], [2.0]]
     y = ["dog", "cat", "cat", "dog"]

@@ -92,7 +92,7 @@ if HAVE_DASK:
     for shard in range(clf.n_shards_):
         rows = slice(starts[shard], starts[shard + 1])
         left.scatter(*X_local[rows].T, s=3, color=shard_colours[shard], alpha=0.25)
-        # this shard's own five nearest: what it sends back to the client
+        # this shard's own k nearest: what it sends back to the client
         block = X_local[rows]
         nearest = np.argsort(np.linalg.norm(block - query, axis=1))[: clf.n_neighbors]
         right.scatter(

@@ -11,8 +11,8 @@
 # Both matrix products of an evaluation read X: the scores Z = X W^T + b and the
 # gradient G = R^T X of the residuals R = P - Y.  Done one after the other over the
 # whole of X, they stream X from memory twice.  Here the rows are taken in blocks
-# small enough to stay in the first-level cache (32 KiB of X: larger blocks measured
-# up to twice as slow, at 64 and 784 features): for each block a GEMM gives its
+# small enough to stay in cache (32 KiB of X; blocks of 64 and 128 KiB measured a
+# third slower on the digits' 64 features): for each block a GEMM gives its
 # scores, loops over its rows turn them into the rows' losses and residuals in place
 # (largest score subtracted before exponentiating, as in the numpy version; the
 # exponentials of the whole block in one SIMD loop, _exp_simd.h; the unweighted

@@ -19,7 +19,7 @@ from libc.math cimport exp, log, sqrt
 from patrec._typedefs cimport floating, intp_t
 
 cdef enum:
-    SAMPLED_RANGE = 600  # from this size on, the pivot is selected in a window first
+    SAMPLED_RANGE = 600  # above this many rows, the pivot is selected in a window first
     BLOCK = 16  # rows whose comparisons are noted before any is moved (_partition)
 
 
@@ -168,8 +168,10 @@ cdef inline void select_nth(floating* rows, intp_t* order, intp_t lo, intp_t hi,
     n^(2/3) rows, placed so that it most likely brackets the answer), so the one
     partition of the whole range that follows leaves little around ``nth``: about
     1.5 n comparisons for a median, where a median-of-three quickselect averages
-    2.75 n.  On a smaller range the pivot is the median of the values of rows
-    left, nth and right.  Any order of the rows gives the right answer; the window
+    2.75 n.  On a smaller range the pivot is the median of three rows drawn
+    pseudo-randomly (seeded by ``lo``, so a build is repeatable): a fixed choice
+    such as the first, middle and last row can be fooled by the order earlier
+    partitions leave.  Any order of the rows gives the right answer; the window
     only makes it fast on rows in no particular order.
 
     Each partition leaves the rows on one side of its pivot's value p behind for
@@ -190,8 +192,8 @@ cdef inline void select_nth(floating* rows, intp_t* order, intp_t lo, intp_t hi,
     if extremes != NULL and hi - lo == 1:
         extremes[0] = extremes[1] = _key(rows, order, lo, dim, n_features, move_rows)
     while right > left:
-        if right - left > SAMPLED_RANGE:
-            size = right - left + 1
+        size = right - left + 1
+        if size > SAMPLED_RANGE:
             rank = nth - left + 1
             log_size = log(<double> size)
             part = 0.5 * exp(2.0 * log_size / 3.0)
@@ -203,10 +205,7 @@ cdef inline void select_nth(floating* rows, intp_t* order, intp_t lo, intp_t hi,
             select_nth(rows, order, start, stop + 1, nth, dim, n_features, move_rows)
             pivot = nth
         else:
-            # the median of three rows drawn at random (a fixed pattern of rows, such
-            # as the first, middle and last, can be fooled by the order partitions
-            # leave behind, one pivot after another near the end of the range)
-            size = right - left + 1
+            # (the median of three rows drawn pseudo-randomly: see above)
             pivot = _median_of_three(rows, order, left + _draw(&state, size),
                                      left + _draw(&state, size),
                                      left + _draw(&state, size), dim, n_features,

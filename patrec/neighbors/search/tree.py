@@ -125,9 +125,8 @@ class BranchBoundTree(NeighborIndex):
     of its samples and a selection of the median (Floyd and Rivest's, about 1.5
     comparisons a sample [3]_, its partitions scanned a block at a time without
     branching on the data [4]_) that moves whole rows; the euclidean tree needs
-    nothing more.  For the
-    other metrics, measuring the means, radii, boxes and leaf distances adds
-    O(n_samples * n_features) per level.  A k-means tree costs one k-means run
+    nothing more.  For the other metrics, measuring the means, radii, boxes and leaf
+    distances adds O(n_samples * n_features) per level.  A k-means tree costs one k-means run
     per internal node (on at most 2048 of its samples) plus an assignment of its
     samples, O(n_samples * branching * n_features) per level.  A query costs
     O(log n_samples) node and sample distances when the data are well clustered and

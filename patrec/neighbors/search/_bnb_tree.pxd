@@ -34,7 +34,8 @@ cdef struct Tree:
 
 cdef class SearchTree:
     cdef readonly object data, order, to_center
-    cdef readonly object node_start, node_end, node_child, node_nchild
+    # (None in the lean euclidean k-d tree: its properties read kd_nodes instead)
+    cdef object _node_start, _node_end, _node_child, _node_nchild, _nchild_of_kd
     cdef readonly object centers, radius, low, high, kd_nodes, kd_cuts
     cdef readonly int kind
     cdef readonly double p, grow, tiny

@@ -35,6 +35,7 @@ class SearchTree:
     use_boxes: bool
     depth: int
 
+NODE_FIELDS: tuple[str, ...]
 FIELDS: tuple[str, ...]
 
 def make_search_tree(
@@ -42,10 +43,10 @@ def make_search_tree(
     data: npt.NDArray[np.floating],
     order: npt.NDArray[np.intp],
     to_center: npt.NDArray[np.float64],
-    node_start: npt.NDArray[np.intp],
-    node_end: npt.NDArray[np.intp],
-    node_child: npt.NDArray[np.intp],
-    node_nchild: npt.NDArray[np.intp],
+    node_start: npt.NDArray[np.intp] | None,
+    node_end: npt.NDArray[np.intp] | None,
+    node_child: npt.NDArray[np.intp] | None,
+    node_nchild: npt.NDArray[np.intp] | None,
     centers: npt.NDArray[np.floating],
     radius: npt.NDArray[np.float64],
     low: npt.NDArray[np.floating],
@@ -71,6 +72,9 @@ def locality_order(
     queries: npt.NDArray[np.floating],
     low: npt.NDArray[np.floating],
     high: npt.NDArray[np.floating],
+) -> npt.NDArray[np.intp]: ...
+def leaf_order(
+    search_tree: SearchTree, queries: npt.NDArray[np.floating]
 ) -> npt.NDArray[np.intp]: ...
 def radius_search(
     search_tree: SearchTree,

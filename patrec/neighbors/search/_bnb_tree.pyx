@@ -19,7 +19,8 @@
 #
 # The euclidean k-d tree, the default, is searched with kd_nodes, kd_cuts and the
 # root's box alone: it holds no means, radii, leaf distances or other boxes (None,
-# and low / high hold the root's row only), which keeps it lean.
+# and low / high hold the root's row only) and no node arrays of their own (its
+# node_start, ... read the columns of kd_nodes), which keeps it lean.
 #
 # `_visit` is the recursive search of one node of the k-means tree (the textbook's
 # steps 2-6):
@@ -391,20 +392,25 @@ cdef inline void _set_bound_sq(const Tree* tree, Search* search,
         search.box_limit = limit * limit
 
 
-cdef inline void _offer_sq(const Tree* tree, Search* search, floating reduced,
-                           intp_t index, floating* heap_dist) noexcept nogil:
-    if reduced <= heap_dist[0]:
-        if _push(search, heap_dist, reduced, index):
-            _set_bound_sq(tree, search, heap_dist)
-
-
 cdef inline void _scan_rows_sq(const Tree* tree, Search* search, intp_t start,
                                intp_t stop, const floating* x, const floating* data,
                                floating* heap_dist, intp_t n_features) noexcept nogil:
+    # Within the leaf the k-th best is read from the list itself; B and the box
+    # limit, which only the cells need, are brought up to date once, at the end.
     cdef intp_t s
+    cdef floating reduced
+    cdef bint entered = False
     for s in range(start, stop):
-        _offer_sq(tree, search, sqeuclidean_rdist(x, &data[s * n_features], n_features),
-                  tree.order[s], heap_dist)
+        reduced = sqeuclidean_rdist(x, &data[s * n_features], n_features)
+        if reduced > heap_dist[0]:
+            continue
+        if search.sorted_list and search.filled == search.k:  # (the common case)
+            entered |= list_push(heap_dist, search.heap_idx, search.k, reduced,
+                                 tree.order[s])
+        else:
+            entered |= _push(search, heap_dist, reduced, tree.order[s])
+    if entered:
+        _set_bound_sq(tree, search, heap_dist)
 
 
 cdef inline void _collect_rows_sq(const Tree* tree, Search* search, intp_t start,
@@ -577,23 +583,54 @@ cdef class SearchTree:
     """
 
     def __reduce__(self):
-        return _from_fields, ({name: getattr(self, name) for name in FIELDS},)
+        fields = {name: getattr(self, name) for name in FIELDS}
+        if self._node_start is None:  # (lean: kd_nodes holds them)
+            fields.update(dict.fromkeys(NODE_FIELDS))
+        return _from_fields, (fields,)
+
+    # The nodes' start, end, first child and number of children: stored, except in
+    # the lean euclidean k-d tree, whose search reads kd_nodes alone (a node's
+    # child, cut feature, start and end) and whose arrays here are views of it.
+
+    @property
+    def node_start(self):
+        return self.kd_nodes[:, 2] if self._node_start is None else self._node_start
+
+    @property
+    def node_end(self):
+        return self.kd_nodes[:, 3] if self._node_end is None else self._node_end
+
+    @property
+    def node_child(self):
+        return self.kd_nodes[:, 0] if self._node_child is None else self._node_child
+
+    @property
+    def node_nchild(self):
+        if self._node_nchild is not None:
+            return self._node_nchild
+        if self._nchild_of_kd is None:  # (made once, when first read)
+            self._nchild_of_kd = np.where(self.kd_nodes[:, 1] >= 0, 2, 0)
+        return self._nchild_of_kd
 
 
-FIELDS = ("data", "order", "to_center", "node_start", "node_end", "node_child",
-          "node_nchild", "centers", "radius", "low", "high", "kd_nodes", "kd_cuts",
-          "kind", "p", "grow", "tiny", "use_boxes", "depth")
+NODE_FIELDS = ("node_start", "node_end", "node_child", "node_nchild")
+FIELDS = ("data", "order", "to_center", *NODE_FIELDS, "centers", "radius", "low",
+          "high", "kd_nodes", "kd_cuts", "kind", "p", "grow", "tiny", "use_boxes",
+          "depth")
 
 
 def make_search_tree(*, data, order, to_center, node_start, node_end, node_child,
                      node_nchild, centers, radius, low, high, kd_nodes, kd_cuts,
                      int kind, double p, double grow, double tiny, bint use_boxes,
                      intp_t depth):
-    """A `SearchTree` holding what it is given (the arrays are not copied)."""
+    """A `SearchTree` holding what it is given (the arrays are not copied; the lean
+    euclidean k-d tree keeps no node arrays: None, or dropped when given)."""
     cdef SearchTree tree = SearchTree.__new__(SearchTree)
+    if use_boxes and kind == SQEUCLIDEAN:
+        node_start = node_end = node_child = node_nchild = None
     tree.data, tree.order, tree.to_center = data, order, to_center
-    tree.node_start, tree.node_end = node_start, node_end
-    tree.node_child, tree.node_nchild = node_child, node_nchild
+    tree._node_start, tree._node_end = node_start, node_end
+    tree._node_child, tree._node_nchild = node_child, node_nchild
     tree.centers, tree.radius, tree.low, tree.high = centers, radius, low, high
     tree.kd_nodes, tree.kd_cuts = kd_nodes, kd_cuts
     tree.kind, tree.p, tree.grow, tree.tiny = kind, p, grow, tiny
@@ -620,14 +657,16 @@ cdef void _bind(SearchTree search_tree) except *:
         array = getattr(search_tree, name)
         if array is not None and array.dtype != search_tree.data.dtype:
             raise TypeError(f"the tree's {name} must have the data's dtype")
-    for name in ("order", "node_start", "node_end", "node_child", "node_nchild",
-                 "kd_nodes"):
+    lean = search_tree.use_boxes and search_tree.kind == SQEUCLIDEAN
+    if not lean and search_tree._node_start is None:
+        raise ValueError("only the lean euclidean k-d tree has no node arrays")
+    for name in ("order", "kd_nodes", *(() if lean else NODE_FIELDS)):
         if getattr(search_tree, name).dtype != np.intp:
             raise TypeError(f"the tree's {name} must be intp")
-    tree.node_start = <const intp_t*> _address(search_tree.node_start)
-    tree.node_end = <const intp_t*> _address(search_tree.node_end)
-    tree.node_child = <const intp_t*> _address(search_tree.node_child)
-    tree.node_nchild = <const intp_t*> _address(search_tree.node_nchild)
+    tree.node_start = <const intp_t*> _address(search_tree._node_start)
+    tree.node_end = <const intp_t*> _address(search_tree._node_end)
+    tree.node_child = <const intp_t*> _address(search_tree._node_child)
+    tree.node_nchild = <const intp_t*> _address(search_tree._node_nchild)
     tree.order = <const intp_t*> _address(search_tree.order)
     tree.kd_nodes = <const intp_t*> _address(search_tree.kd_nodes)
     tree.radius = <const double*> _address(search_tree.radius)
@@ -755,32 +794,83 @@ def locality_order(const floating[:, ::1] queries, const floating[::1] low,
     near in space come near in the order, so consecutive searches walk the same
     nodes while they are still in the cache.  Two passes of a radix sort, O(n)."""
     cdef intp_t n = queries.shape[0], n_dims = min(queries.shape[1], 3)
-    cdef intp_t bits, i, j, b, r, shift
+    cdef intp_t bits, i, j
     cdef double scale[3]
     cdef double top, cell
     cdef unsigned int code
-    result = np.arange(n, dtype=np.intp)
-    cdef intp_t[::1] order = result
     if n_dims == 0 or n < 2:
-        return result
+        return np.arange(n, dtype=np.intp)
     bits = 21 // n_dims
     top = (1 << bits) - 1
     for j in range(n_dims):
         cell = <double> high[j] - <double> low[j]
         if not cell < INFINITY:  # too wide to scale: keep the order
-            return result
+            return np.arange(n, dtype=np.intp)
         scale[j] = top / max(cell, 1e-300)
-    cdef unsigned int[::1] codes = np.empty(n, dtype=np.uint32)
-    cdef intp_t[::1] scratch = np.empty(n, dtype=np.intp)
-    cdef intp_t[::1] count = np.empty(1 << 11, dtype=np.intp)
+    codes = np.empty(n, dtype=np.uint32)
+    cdef unsigned int[::1] code_of = codes
     with nogil:
         for i in range(n):
             code = 0
             for j in range(n_dims):
                 cell = min(max((queries[i, j] - <double> low[j]) * scale[j], 0.0), top)
                 code |= _spread(<unsigned int> cell, n_dims) << j
-            codes[i] = code
-        # least significant 11 bits first, then the other 10; each pass stable
+            code_of[i] = code
+    return _radix_order(codes)
+
+
+def leaf_order(SearchTree search_tree, const floating[:, ::1] queries):
+    """The rows of ``queries`` sorted by the leaf of the k-d tree (``use_boxes``)
+    that holds them, in the tree's order: each row goes down from the root to the
+    child whose interval in the cut feature it reaches, O(depth) per row, then a
+    radix sort by the leaf's first position, O(n).  Consecutive searches then start
+    in the same leaf and walk the same nodes, in any dimension."""
+    cdef const Tree* tree = _view(search_tree, <intp_t> sizeof(floating))
+    cdef const intp_t* nodes = tree.kd_nodes
+    cdef const floating* cuts = <const floating*> tree.kd_cuts
+    cdef intp_t n = queries.shape[0]
+    cdef intp_t i, g, size, node, right, shift = 0
+    cdef intp_t at[8]
+    cdef bint moved
+    if not tree.use_boxes:
+        raise ValueError("leaf_order needs a k-d tree")
+    if queries.shape[1] != tree.n_features:
+        raise ValueError("the queries must have the tree's number of features")
+    while (search_tree.data.shape[0] - 1) >> shift >= (1 << 22):
+        shift += 1  # (the sort reads 22 bits: nearby leaves share a key)
+    codes = np.empty(n, dtype=np.uint32)
+    cdef unsigned int[::1] code_of = codes
+    with nogil:
+        # eight rows go down together: their chains of loads overlap in time
+        for i in range(0, n, 8):
+            size = min(8, n - i)
+            for g in range(size):
+                at[g] = 0
+            moved = True
+            while moved:
+                moved = False
+                for g in range(size):
+                    node = at[g]
+                    if nodes[4 * node + 1] >= 0:
+                        right = nodes[4 * node] + 1
+                        at[g] = right - (queries[i + g, nodes[4 * node + 1]]
+                                         < cuts[2 * right])
+                        moved = True
+            for g in range(size):
+                code_of[i + g] = <unsigned int> (nodes[4 * at[g] + 2] >> shift)
+    return _radix_order(codes)
+
+
+cdef _radix_order(unsigned int[::1] codes):
+    """The positions of ``codes`` (below 2**22) in ascending order of their code,
+    equal codes in their order: two stable passes of a radix sort, O(n)."""
+    cdef intp_t n = codes.shape[0], i, b, r, shift
+    result = np.arange(n, dtype=np.intp)
+    cdef intp_t[::1] order = result
+    cdef intp_t[::1] scratch = np.empty(n, dtype=np.intp)
+    cdef intp_t[::1] count = np.empty(1 << 11, dtype=np.intp)
+    with nogil:
+        # least significant 11 bits first, then the other 11
         for shift in range(0, 22, 11):
             for r in range(1 << 11):
                 count[r] = 0

@@ -246,11 +246,15 @@ class BranchBoundTree(NeighborIndex):
         if X.shape[0] < _LOCALITY_MIN_QUERIES:
             _bnb_tree.knn_search(self._tree, X, distances, indices, evaluations)
             return
-        # Visit the queries in a space-filling-curve order (Morton's, on the first
-        # features): neighbouring queries then walk the same nodes while they are
-        # still in the cache.  (Any order gives the same answers.)  The queries are
-        # gathered in that order into a copy, the answers written to their rows.
-        order = _bnb_tree.locality_order(X, self._tree.low[0], self._tree.high[0])
+        # Visit the queries leaf by leaf (a k-d tree) or in a space-filling-curve
+        # order (Morton's, on the first features): neighbouring queries then walk
+        # the same nodes while they are still in the cache, and take the same
+        # branches.  (Any order gives the same answers.)  The queries are gathered
+        # in that order into a copy, the answers written to their rows.
+        if self._tree.use_boxes:
+            order = _bnb_tree.leaf_order(self._tree, X)
+        else:
+            order = _bnb_tree.locality_order(X, self._tree.low[0], self._tree.high[0])
         _bnb_tree.knn_search(
             self._tree, X.take(order, axis=0), distances, indices, evaluations, order
         )
@@ -420,11 +424,14 @@ def node_geometry(tree):
     rest (the boxes of a k-means tree, everything of the lean euclidean k-d tree)
     is measured once and kept."""
     compiled = tree._tree
-    nodes = (
-        compiled.node_start,
-        compiled.node_end,
-        compiled.node_child,
-        compiled.node_nchild,
+    nodes = tuple(
+        np.ascontiguousarray(array)  # (the lean tree's are columns of kd_nodes)
+        for array in (
+            compiled.node_start,
+            compiled.node_end,
+            compiled.node_child,
+            compiled.node_nchild,
+        )
     )
     boxes = compiled.low.shape[0] == len(nodes[0])
     if compiled.centers is not None and boxes:  # (the k-d tree of other metrics)

@@ -1,6 +1,8 @@
 """What is particular to the branch-and-bound tree: its structure, the pruning it
 achieves, the radius search and its parameters."""
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -377,13 +379,67 @@ def test_locality_order_is_a_permutation_that_groups_near_queries(n_features, dt
     assert list(locality_order(wide, wide[0], wide[1])) == [0, 1]
 
 
+def _leaf_of(tree, x):
+    """The first tree position of the k-d leaf that ``x`` goes down to."""
+    compiled, node = tree._tree, 0
+    while compiled.node_nchild[node]:
+        right = compiled.node_child[node] + 1
+        node = right - int(x[compiled.kd_nodes[node, 1]] < compiled.kd_cuts[right, 0])
+    return compiled.node_start[node]
+
+
+@pytest.mark.parametrize("n_features", [1, 2, 5, 16])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_leaf_order_sorts_queries_by_the_leaf_that_holds_them(n_features, dtype):
+    from patrec.neighbors.search._bnb_tree import leaf_order
+
+    rng = np.random.default_rng(n_features)
+    X = rng.normal(size=(3000, n_features)).astype(dtype)
+    Q = rng.normal(size=(1001, n_features)).astype(dtype) * 1.5  # some outside
+    tree = BranchBoundTree(X, leaf_size=8)
+    # the tree's own samples, in the tree's order, are in leaf order already
+    assert list(leaf_order(tree._tree, tree._data)) == list(range(len(X)))
+    order = leaf_order(tree._tree, Q)
+    assert order.dtype == np.intp and sorted(order) == list(range(len(Q)))
+    leaf = np.array([_leaf_of(tree, q) for q in Q])
+    assert (np.diff(leaf[order]) >= 0).all()
+    same = np.diff(leaf[order]) == 0  # (equal leaves keep the callers' order)
+    assert (np.diff(order)[same] > 0).all()
+    with pytest.raises(ValueError, match="k-d tree"):
+        leaf_order(BranchBoundTree(X, partition="kmeans", random_state=0)._tree, Q)
+    with pytest.raises(ValueError, match="number of features"):
+        leaf_order(tree._tree, np.zeros((3, n_features + 1), dtype=dtype))
+
+
+def test_the_lean_tree_keeps_its_node_arrays_once():
+    # the euclidean k-d tree's search reads kd_nodes alone: the node arrays are
+    # views of it, also after pickling
+    rng = np.random.default_rng(5)
+    X, Q = rng.normal(size=(2000, 3)), rng.normal(size=(40, 3))
+    tree = BranchBoundTree(X, leaf_size=8)
+    for compiled in (tree._tree, pickle.loads(pickle.dumps(tree))._tree):
+        for name, column in [("node_child", 0), ("node_start", 2), ("node_end", 3)]:
+            array = getattr(compiled, name)
+            assert np.shares_memory(array, compiled.kd_nodes)
+            np.testing.assert_array_equal(array, compiled.kd_nodes[:, column])
+        inner = compiled.kd_nodes[:, 1] >= 0
+        np.testing.assert_array_equal(compiled.node_nchild, np.where(inner, 2, 0))
+    clone = pickle.loads(pickle.dumps(tree))
+    for a, b in zip(tree.query(Q, k=6), clone.query(Q, k=6)):
+        np.testing.assert_array_equal(a, b)
+    # any other tree keeps arrays of its own
+    other = BranchBoundTree(X, metric="cityblock", leaf_size=8)._tree
+    assert not np.shares_memory(other.node_start, other.kd_nodes)
+
+
 @pytest.mark.parametrize("partition", ["kd", "kmeans"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_queries_searched_in_locality_order_answer_in_the_callers_order(
     partition, dtype
 ):
-    # from 256 queries on, the search visits them in Morton order and writes each
-    # answer to its caller's row; one query at a time never reorders
+    # from 256 queries on, the search visits them leaf by leaf (k-d) or in Morton
+    # order (k-means) and writes each answer to its caller's row; one query at a
+    # time never reorders
     rng = np.random.default_rng(3)
     X = rng.uniform(size=(2000, 3)).astype(dtype)
     Q = rng.uniform(size=(700, 3)).astype(dtype)

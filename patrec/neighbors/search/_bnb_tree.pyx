@@ -609,7 +609,7 @@ cdef class SearchTree:
         if self._node_nchild is not None:
             return self._node_nchild
         if self._nchild_of_kd is None:  # (made once, when first read)
-            self._nchild_of_kd = np.where(self.kd_nodes[:, 1] >= 0, 2, 0)
+            self._nchild_of_kd = 2 * (self.kd_nodes[:, 1] >= 0).astype(np.intp)
         return self._nchild_of_kd
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from patrec.neighbors import BranchBoundTree, BruteForce
+from patrec.neighbors.search._bnb_tree import FIELDS, NODE_FIELDS, make_search_tree
 from patrec.neighbors.search.tree import node_geometry
 
 
@@ -424,25 +425,30 @@ def test_the_lean_tree_keeps_its_node_arrays_once():
             np.testing.assert_array_equal(array, compiled.kd_nodes[:, column])
         inner = compiled.kd_nodes[:, 1] >= 0
         np.testing.assert_array_equal(compiled.node_nchild, np.where(inner, 2, 0))
+        assert compiled.node_nchild.dtype == np.intp
     clone = pickle.loads(pickle.dumps(tree))
     for a, b in zip(tree.query(Q, k=6), clone.query(Q, k=6)):
         np.testing.assert_array_equal(a, b)
-    # any other tree keeps arrays of its own
+    # any other tree keeps arrays of its own, and cannot be made without them
     other = BranchBoundTree(X, metric="cityblock", leaf_size=8)._tree
     assert not np.shares_memory(other.node_start, other.kd_nodes)
+    fields = {name: getattr(other, name) for name in FIELDS}
+    with pytest.raises(ValueError, match="no node arrays"):
+        make_search_tree(**{**fields, **dict.fromkeys(NODE_FIELDS)})
 
 
 @pytest.mark.parametrize("partition", ["kd", "kmeans"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_features", [3, 6])
 def test_queries_searched_in_locality_order_answer_in_the_callers_order(
-    partition, dtype
+    partition, dtype, n_features
 ):
-    # from 256 queries on, the search visits them leaf by leaf (k-d) or in Morton
-    # order (k-means) and writes each answer to its caller's row; one query at a
-    # time never reorders
+    # from 256 queries on, the search visits them in Morton order (up to three
+    # features, and in a k-means tree) or leaf by leaf (a k-d tree in more) and
+    # writes each answer to its caller's row; one query at a time never reorders
     rng = np.random.default_rng(3)
-    X = rng.uniform(size=(2000, 3)).astype(dtype)
-    Q = rng.uniform(size=(700, 3)).astype(dtype)
+    X = rng.uniform(size=(2000, n_features)).astype(dtype)
+    Q = rng.uniform(size=(700, n_features)).astype(dtype)
     tree = BranchBoundTree(X, partition=partition, random_state=0)
     distances, indices, counts = tree.query(Q, k=4, return_counts=True)
     for i in (0, 1, 350, 699):

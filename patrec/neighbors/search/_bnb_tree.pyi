@@ -4,6 +4,7 @@ import numpy.typing as npt
 from typing_extensions import disjoint_base
 
 MAX_CHILDREN: int
+MORTON_FEATURES: int
 
 def box_rdist(
     kind: int,

@@ -82,8 +82,11 @@ cdef enum:
     # Up to this k the k best live in a sorted list, above it in a heap (_heap.pxd):
     # the faster of the two on each side (measured: the performance page).
     LIST_MAX_K = 128
+    # a Morton code orders by the first three features (locality_order)
+    MORTON_DIMS = 3
 
 MAX_CHILDREN = MAX_BRANCHING  # the most children a node may have (tree.py checks)
+MORTON_FEATURES = MORTON_DIMS  # the features `locality_order` orders by (tree.py)
 
 
 cdef struct Pending:
@@ -130,18 +133,23 @@ cdef inline double _distance(const Tree* tree, const floating* a,
 cdef inline bint _push(Search* search, floating* heap_dist, floating reduced,
                        intp_t index) noexcept nogil:
     """Offer a candidate to the k best; True when it entered."""
-    cdef intp_t empty = search.k - search.filled
-    if search.sorted_list and empty > 1:
-        # The list is filling: its first slots are empty (+inf, which any candidate
-        # beats), and the candidate starts at the last of them rather than passing
-        # them all (k steps each for the first k candidates).
-        search.filled += 1
-        return list_push(&heap_dist[empty - 1], &search.heap_idx[empty - 1],
-                         search.filled, reduced, index)
-    if search.sorted_list:
-        search.filled = search.k
+    if search.sorted_list and search.filled == search.k:  # (the common case, inline)
         return list_push(heap_dist, search.heap_idx, search.k, reduced, index)
-    return heap_push(heap_dist, search.heap_idx, search.k, reduced, index)
+    return _push_rarely(search, heap_dist, reduced, index)
+
+
+cdef bint _push_rarely(Search* search, floating* heap_dist, floating reduced,
+                       intp_t index) noexcept nogil:
+    """`_push` to a list still filling, or to a heap."""
+    cdef intp_t empty = search.k - search.filled
+    if not search.sorted_list:
+        return heap_push(heap_dist, search.heap_idx, search.k, reduced, index)
+    # The list is filling: its first slots are empty (+inf, which any candidate
+    # beats), and the candidate starts at the last of them rather than passing them
+    # all (k steps each for the first k candidates).
+    search.filled += 1
+    return list_push(&heap_dist[empty - 1], &search.heap_idx[empty - 1],
+                     search.filled, reduced, index)
 
 
 cdef inline void _update_bound(const Tree* tree, Search* search,
@@ -402,12 +410,7 @@ cdef inline void _scan_rows_sq(const Tree* tree, Search* search, intp_t start,
     cdef bint entered = False
     for s in range(start, stop):
         reduced = sqeuclidean_rdist(x, &data[s * n_features], n_features)
-        if reduced > heap_dist[0]:
-            continue
-        if search.sorted_list and search.filled == search.k:  # (the common case)
-            entered |= list_push(heap_dist, search.heap_idx, search.k, reduced,
-                                 tree.order[s])
-        else:
+        if reduced <= heap_dist[0]:
             entered |= _push(search, heap_dist, reduced, tree.order[s])
     if entered:
         _set_bound_sq(tree, search, heap_dist)
@@ -793,7 +796,7 @@ def locality_order(const floating[:, ::1] queries, const floating[::1] low,
     to three features, scaled to the box ``low`` .. ``high`` (21 bits in all): rows
     near in space come near in the order, so consecutive searches walk the same
     nodes while they are still in the cache.  Two passes of a radix sort, O(n)."""
-    cdef intp_t n = queries.shape[0], n_dims = min(queries.shape[1], 3)
+    cdef intp_t n = queries.shape[0], n_dims = min(queries.shape[1], MORTON_DIMS)
     cdef intp_t bits, i, j
     cdef double scale[3]
     cdef double top, cell

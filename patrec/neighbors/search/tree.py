@@ -57,8 +57,6 @@ __all__ = ["BranchBoundTree"]
 
 # Batches of at least this many queries are searched in space-filling-curve order.
 _LOCALITY_MIN_QUERIES = 256
-# the features a Morton code orders by (`_bnb_tree.locality_order`)
-_MORTON_FEATURES = 3
 # The partitions of the training set the search runs over (see the class docstring).
 PARTITIONS = ("kd", "kmeans")
 _KMEANS_BRANCHING = 4
@@ -252,10 +250,10 @@ class BranchBoundTree(NeighborIndex):
         # three features) or, in more dimensions than it sees, leaf by leaf (a k-d
         # tree): neighbouring queries then walk the same nodes while they are still
         # in the cache, and take the same branches.  (Any order gives the same
-        # answers; in one to three dimensions Morton's was measured faster, being
-        # cheaper to make.)  The queries are gathered in that order into a copy,
-        # the answers written to their rows.
-        if self._tree.use_boxes and self.n_features > _MORTON_FEATURES:
+        # answers; in one to three dimensions Morton's was measured faster.)  The
+        # queries are gathered in that order into a copy, the answers written to
+        # their rows.
+        if self._tree.use_boxes and self.n_features > _bnb_tree.MORTON_FEATURES:
             order = _bnb_tree.leaf_order(self._tree, X)
         else:
             order = _bnb_tree.locality_order(X, self._tree.low[0], self._tree.high[0])

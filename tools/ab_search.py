@@ -53,18 +53,17 @@ def load_baseline(path):
 
 
 def compare(baseline, data, d, k, dtype, queries, n, rounds):
+    """Time both builds' raw searches on one workload and print the ratios."""
     rng = np.random.default_rng(n + d)
     points = make_data(data, n + 5_000, d, rng).astype(dtype)
     X = points[:n]
     Q = points[n:] if queries == "separate" else X
-    ours = BranchBoundTree(X)._tree
+    tree = BranchBoundTree(X)
+    ours = tree._tree
     theirs = baseline.make_search_tree(
         **{field: getattr(ours, field) for field in present.FIELDS}
     )
-    if d > present.MORTON_FEATURES:
-        order = present.leaf_order(ours, Q)
-    else:
-        order = present.locality_order(Q, ours.low[0], ours.high[0])
+    order = tree._search_order(Q)  # (the order `query` searches them in)
     Q_ordered = Q.take(order, axis=0)
     answers = {
         name: (np.empty((len(Q), k), Q.dtype), np.empty((len(Q), k), np.intp))

@@ -798,7 +798,7 @@ def locality_order(const floating[:, ::1] queries, const floating[::1] low,
     nodes while they are still in the cache.  Two passes of a radix sort, O(n)."""
     cdef intp_t n = queries.shape[0], n_dims = min(queries.shape[1], MORTON_DIMS)
     cdef intp_t bits, i, j
-    cdef double scale[3]
+    cdef double scale[MORTON_DIMS]
     cdef double top, cell
     cdef unsigned int code
     if n_dims == 0 or n < 2:

@@ -246,20 +246,23 @@ class BranchBoundTree(NeighborIndex):
         if X.shape[0] < _LOCALITY_MIN_QUERIES:
             _bnb_tree.knn_search(self._tree, X, distances, indices, evaluations)
             return
-        # Visit the queries in a space-filling-curve order (Morton's, on the first
-        # three features) or, in more dimensions than it sees, leaf by leaf (a k-d
-        # tree): neighbouring queries then walk the same nodes while they are still
-        # in the cache, and take the same branches.  (Any order gives the same
-        # answers; in one to three dimensions Morton's was measured faster.)  The
-        # queries are gathered in that order into a copy, the answers written to
-        # their rows.
-        if self._tree.use_boxes and self.n_features > _bnb_tree.MORTON_FEATURES:
-            order = _bnb_tree.leaf_order(self._tree, X)
-        else:
-            order = _bnb_tree.locality_order(X, self._tree.low[0], self._tree.high[0])
+        # The queries are gathered in the search order into a copy, the answers
+        # written to their rows.
+        order = self._search_order(X)
         _bnb_tree.knn_search(
             self._tree, X.take(order, axis=0), distances, indices, evaluations, order
         )
+
+    def _search_order(self, X):
+        """The order in which a batch of queries ``X`` is searched: a
+        space-filling-curve order (Morton's, on the first three features) or, in
+        more dimensions than it sees, leaf by leaf (a k-d tree).  Neighbouring
+        queries then walk the same nodes while they are still in the cache, and
+        take the same branches.  (Any order gives the same answers; in one to three
+        dimensions Morton's was measured faster.)"""
+        if self._tree.use_boxes and self.n_features > _bnb_tree.MORTON_FEATURES:
+            return _bnb_tree.leaf_order(self._tree, X)
+        return _bnb_tree.locality_order(X, self._tree.low[0], self._tree.high[0])
 
     def _within(self, X, r, found, evaluations):
         return _bnb_tree.radius_search(self._tree, X, r, found, evaluations)

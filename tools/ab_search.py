@@ -61,7 +61,7 @@ def compare(baseline, data, d, k, dtype, queries, n, rounds):
     tree = BranchBoundTree(X)
     ours = tree._tree
     theirs = baseline.make_search_tree(
-        **{field: getattr(ours, field) for field in present.FIELDS}
+        **{field: getattr(ours, field) for field in baseline.FIELDS}
     )
     order = tree._search_order(Q)  # (the order `query` searches them in)
     Q_ordered = Q.take(order, axis=0)

@@ -15,6 +15,7 @@ def partition(
     node_nchild: npt.NDArray[np.intp],
     node_dim: npt.NDArray[np.intp],
     cuts: npt.NDArray[np.floating],
+    spans: npt.NDArray[np.floating],
     root_low: npt.NDArray[np.floating],
     root_high: npt.NDArray[np.floating],
 ) -> tuple[int, int]: ...

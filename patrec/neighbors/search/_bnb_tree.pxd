@@ -19,6 +19,7 @@ cdef struct Tree:
     const intp_t* order
     const intp_t* kd_nodes   # euclidean k-d search: per node (child, dim, start, end)
     const void* kd_cuts      # ... and (low, high) of a child in its parent's cut feature
+    const void* kd_spans     # ... and (low, high) of a node in its own cut feature
     const void* data         # the floating arrays: float32 or float64 (itemsize)
     const void* centers      # (NULL in the lean euclidean k-d tree)
     const void* low
@@ -36,7 +37,7 @@ cdef class SearchTree:
     cdef readonly object data, order, to_center
     # (None in the lean euclidean k-d tree: its properties read kd_nodes instead)
     cdef object _node_start, _node_end, _node_child, _node_nchild, _nchild_of_kd
-    cdef readonly object centers, radius, low, high, kd_nodes, kd_cuts
+    cdef readonly object centers, radius, low, high, kd_nodes, kd_cuts, kd_spans
     cdef readonly int kind
     cdef readonly double p, grow, tiny
     cdef readonly bint use_boxes

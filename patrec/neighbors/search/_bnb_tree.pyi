@@ -29,6 +29,7 @@ class SearchTree:
     high: npt.NDArray[np.floating]
     kd_nodes: npt.NDArray[np.intp]
     kd_cuts: npt.NDArray[np.floating]
+    kd_spans: npt.NDArray[np.floating]
     kind: int
     p: float
     grow: float
@@ -54,6 +55,7 @@ def make_search_tree(
     high: npt.NDArray[np.floating],
     kd_nodes: npt.NDArray[np.intp],
     kd_cuts: npt.NDArray[np.floating],
+    kd_spans: npt.NDArray[np.floating],
     kind: int,
     p: float,
     grow: float,

@@ -15,12 +15,13 @@
 #   to_center[s]                 D(x_s, M_leaf), ascending within each leaf
 #   low[p, :], high[p, :]        the bounding box of the node's samples (k-d only;
 #                                the k-means tree keeps the root's alone)
-#   kd_nodes[p, :], kd_cuts[p, :]  the euclidean k-d search's arrays (below)
+#   kd_nodes[p, :], kd_cuts[p, :], kd_spans[p, :]  the euclidean k-d search's
+#                                arrays (below)
 #
-# The euclidean k-d tree, the default, is searched with kd_nodes, kd_cuts and the
-# root's box alone: it holds no means, radii, leaf distances or other boxes (None,
-# and low / high hold the root's row only) and no node arrays of their own (its
-# node_start, ... read the columns of kd_nodes), which keeps it lean.
+# The euclidean k-d tree, the default, is searched with kd_nodes, kd_cuts, kd_spans
+# and the root's box alone: it holds no means, radii, leaf distances or other boxes
+# (None, and low / high hold the root's row only) and no node arrays of their own
+# (its node_start, ... read the columns of kd_nodes), which keeps it lean.
 #
 # `_visit` is the recursive search of one node of the k-means tree (the textbook's
 # steps 2-6):
@@ -93,17 +94,11 @@ cdef struct Pending:
     # a cell of the euclidean k-d search still to visit
     intp_t node
     double lb       # its reduced distance L from the query
-    intp_t dim      # the feature whose gap it changes (-1: none) ...
-    double gap      # ... and that gap
-    intp_t trail    # the length of the trail of changed gaps at its parent
 
 
 cdef struct Workspace:
-    # per-thread scratch of the euclidean k-d search (sizes: depth + 2, n_features)
+    # per-thread scratch of the euclidean k-d search (size: depth + 2)
     Pending* stack
-    intp_t* trail_dim
-    double* trail_gap
-    double* gap
 
 
 cdef struct Search:
@@ -361,25 +356,27 @@ cdef void _visit(const Tree* tree, Search* search, intp_t node, double d_node,
 # The common case, the euclidean metric on the k-d partition, has loops of its own,
 # faster than _visit_boxes (measured: the performance page):
 #
-#   * The box rule with the incremental bound of Arya and Mount.  The search keeps,
-#     per feature j, gap_j: the distance from x_j to the interval of feature j of the
-#     current node's cell, and L = sum_j gap_j^2, the reduced distance from x to the
-#     cell.  A child's cell is its parent's with the interval of one feature, the one
-#     the parent was cut on (kd_nodes), narrowed to the child's own bounds
-#     [low_cj, high_cj]; so L is updated in O(1) instead of measured in O(d):
+#   * The box rule with the incremental bound of Arya and Mount.  L = sum_j gap_j^2
+#     is the reduced distance from x to the current node's cell, gap_j the distance
+#     from x_j to the cell's interval in feature j.  A child's cell is its parent's
+#     with the interval of one feature j, the one the parent was cut on (kd_nodes),
+#     narrowed to the child's own bounds [low_cj, high_cj] (kd_cuts); so L is
+#     updated in O(1) instead of measured in O(d):
 #         L_c = L_p + (g - gap_j) * (g + gap_j),  g the gap of x_j to [low_cj, high_cj]
-#     The cell holds every sample of the child, so L_c is at most the reduced
-#     distance of each; a child with L_c > (B * grow + tiny)^2 is pruned.  The
-#     children are visited nearest cell first.  The root's gaps are measured (one
-#     distance evaluation, counted).
+#     where gap_j is x_j's gap to the parent cell's interval in j, which the parent
+#     keeps (kd_spans: the interval its nearest ancestor cut along j gave it, or the
+#     root's box).  The cell holds every sample of the child, so L_c is at most the
+#     reduced distance of each; a child with L_c > (B * grow + tiny)^2 is pruned.
+#     The children are visited nearest cell first.  The root's gaps are measured
+#     (one distance evaluation, counted).
 #   * A leaf reached gets every sample's distance (the shared kernel).  Rules 1
 #     and 2 would cost a distance to the mean and a binary search per leaf, more
 #     than scanning the whole leaf (measured: the performance page), so this search
 #     does not apply them.
 #   * B is kept in reduced form too, box_limit = (B * grow + tiny)^2, recomputed only
-#     when the k-th best changes.  No recursion: a stack of the cells still to visit
-#     (each with its L and the one gap it changes) and a trail of the gaps changed on
-#     the current path, undone when the search backs up.
+#     when the k-th best changes.  No recursion: a stack of the cells still to visit,
+#     each with its L; a cell needs no other state (its gaps come from kd_spans),
+#     so nothing is undone when the search backs up.
 #
 # Rounding: every term (g - gap_j) * (g + gap_j) is >= 0 (a child's interval lies
 # inside its ancestors', and rounding is monotone), so L is a sum of at most
@@ -460,70 +457,52 @@ cdef void _search_kd_sq(const Tree* tree, Search* search, const floating* x,
                         const floating* data, const floating* low,
                         const floating* high, floating* heap_dist,
                         Workspace* work) noexcept nogil:
-    cdef intp_t n_features = tree.n_features, top, trail = 0
+    cdef intp_t n_features = tree.n_features, top
     cdef intp_t node, near, far, j
-    cdef double lb = 0, g_old, g_near, g_far, l_near, l_far, limit
+    cdef double lb = 0, g, g_old, g_near, g_far, l_near, l_far, limit, xj
     cdef Pending* stack = work.stack
-    cdef double* gap = work.gap
     cdef const intp_t* nodes = tree.kd_nodes
     cdef const floating* cuts = <const floating*> tree.kd_cuts
+    cdef const floating* spans = <const floating*> tree.kd_spans
     if search.k > 0:
         _set_bound_sq(tree, search, heap_dist)
     else:  # the radius search: B is the radius
         limit = search.bound * tree.grow + tree.tiny
         search.box_limit = limit * limit
     for j in range(n_features):
-        gap[j] = _gap(x[j], low[j], high[j])
-        lb += gap[j] * gap[j]
+        g = _gap(x[j], low[j], high[j])
+        lb += g * g
     search.n_evals += 1
     stack[0].node = 0
     stack[0].lb = lb
-    stack[0].dim = -1
-    stack[0].trail = 0
     top = 1
     while top > 0:
         top -= 1
         if stack[top].lb > search.box_limit:  # the box rule, with the B of now
             continue
-        while trail > stack[top].trail:  # back to the gaps of the cell's parent ...
-            trail -= 1
-            gap[work.trail_dim[trail]] = work.trail_gap[trail]
         node = stack[top].node
         lb = stack[top].lb
-        j = stack[top].dim
-        if j >= 0:  # ... and the one gap this cell changes
-            work.trail_dim[trail] = j
-            work.trail_gap[trail] = gap[j]
-            trail += 1
-            gap[j] = stack[top].gap
         while nodes[4 * node + 1] >= 0:
             # the two children's cells: into the nearer, the other one for later
             j = nodes[4 * node + 1]
             near = nodes[4 * node]
             far = near + 1
-            g_old = gap[j]
-            g_near = _gap(x[j], cuts[2 * near], cuts[2 * near + 1])
-            g_far = _gap(x[j], cuts[2 * far], cuts[2 * far + 1])
+            xj = x[j]
+            g_old = _gap(xj, spans[2 * node], spans[2 * node + 1])
+            g_near = _gap(xj, cuts[2 * near], cuts[2 * near + 1])
+            g_far = _gap(xj, cuts[2 * far], cuts[2 * far + 1])
             l_near = lb + (g_near - g_old) * (g_near + g_old)
             l_far = lb + (g_far - g_old) * (g_far + g_old)
             if l_far < l_near:
                 near, far = far, near
                 l_near, l_far = l_far, l_near
-                g_near, g_far = g_far, g_near
             if not l_far > search.box_limit:
                 stack[top].node = far
                 stack[top].lb = l_far
-                stack[top].dim = j
-                stack[top].gap = g_far
-                stack[top].trail = trail
                 top += 1
             if l_near > search.box_limit:
                 node = -1
                 break
-            work.trail_dim[trail] = j
-            work.trail_gap[trail] = g_old
-            trail += 1
-            gap[j] = g_near
             node = near
             lb = l_near
         if node >= 0 and search.k > 0:
@@ -554,27 +533,14 @@ cdef void _search(const Tree* tree, Search* search, const floating* x,
     _visit(tree, search, 0, d_root, x, data, centers, heap_dist)
 
 
-cdef int _alloc_workspace(Workspace* work, intp_t depth, intp_t n_features) noexcept:
+cdef int _alloc_workspace(Workspace* work, intp_t depth) noexcept:
     work.stack = <Pending*> malloc((depth + 2) * sizeof(Pending))
-    work.trail_dim = <intp_t*> malloc((depth + 2) * sizeof(intp_t))
-    work.trail_gap = <double*> malloc((depth + 2) * sizeof(double))
-    work.gap = <double*> malloc(max(n_features, 1) * sizeof(double))
-    if (work.stack == NULL or work.trail_dim == NULL or work.trail_gap == NULL
-            or work.gap == NULL):
-        _free_workspace(work)
-        return -1
-    return 0
+    return -1 if work.stack == NULL else 0
 
 
 cdef void _free_workspace(Workspace* work) noexcept:
     free(work.stack)
-    free(work.trail_dim)
-    free(work.trail_gap)
-    free(work.gap)
     work.stack = NULL
-    work.trail_dim = NULL
-    work.trail_gap = NULL
-    work.gap = NULL
 
 
 cdef class SearchTree:
@@ -618,12 +584,13 @@ cdef class SearchTree:
 
 NODE_FIELDS = ("node_start", "node_end", "node_child", "node_nchild")
 FIELDS = ("data", "order", "to_center", *NODE_FIELDS, "centers", "radius", "low",
-          "high", "kd_nodes", "kd_cuts", "kind", "p", "grow", "tiny", "use_boxes",
+          "high", "kd_nodes", "kd_cuts", "kd_spans", "kind", "p", "grow", "tiny", "use_boxes",
           "depth")
 
 
 def make_search_tree(*, data, order, to_center, node_start, node_end, node_child,
                      node_nchild, centers, radius, low, high, kd_nodes, kd_cuts,
+                     kd_spans,
                      int kind, double p, double grow, double tiny, bint use_boxes,
                      intp_t depth):
     """A `SearchTree` holding what it is given (the arrays are not copied; the lean
@@ -635,7 +602,7 @@ def make_search_tree(*, data, order, to_center, node_start, node_end, node_child
     tree._node_start, tree._node_end = node_start, node_end
     tree._node_child, tree._node_nchild = node_child, node_nchild
     tree.centers, tree.radius, tree.low, tree.high = centers, radius, low, high
-    tree.kd_nodes, tree.kd_cuts = kd_nodes, kd_cuts
+    tree.kd_nodes, tree.kd_cuts, tree.kd_spans = kd_nodes, kd_cuts, kd_spans
     tree.kind, tree.p, tree.grow, tree.tiny = kind, p, grow, tiny
     tree.use_boxes, tree.depth = use_boxes, depth
     _bind(tree)
@@ -656,7 +623,7 @@ cdef void _bind(SearchTree search_tree) except *:
     cdef Tree* tree = &search_tree.view
     if search_tree.data.dtype not in (np.float32, np.float64):
         raise TypeError("the tree's data must be float32 or float64")
-    for name in ("data", "centers", "low", "high", "kd_cuts"):
+    for name in ("data", "centers", "low", "high", "kd_cuts", "kd_spans"):
         array = getattr(search_tree, name)
         if array is not None and array.dtype != search_tree.data.dtype:
             raise TypeError(f"the tree's {name} must have the data's dtype")
@@ -675,6 +642,7 @@ cdef void _bind(SearchTree search_tree) except *:
     tree.radius = <const double*> _address(search_tree.radius)
     tree.to_center = <const double*> _address(search_tree.to_center)
     tree.kd_cuts = _address(search_tree.kd_cuts)
+    tree.kd_spans = _address(search_tree.kd_spans)
     tree.data = _address(search_tree.data)
     tree.centers = _address(search_tree.centers)
     tree.low = _address(search_tree.low)
@@ -736,7 +704,7 @@ def knn_search(SearchTree search_tree, const floating[:, ::1] queries,
     best_dist = <floating*> malloc(k * sizeof(floating))
     best_idx = <intp_t*> malloc(k * sizeof(intp_t))
     if (nearest == NULL or best_dist == NULL or best_idx == NULL
-            or _alloc_workspace(&work, depth, tree.n_features) != 0):
+            or _alloc_workspace(&work, depth) != 0):
         free(nearest)
         free(best_dist)
         free(best_idx)
@@ -911,8 +879,7 @@ def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double
     cdef bint stopped = False
     cdef floating* nearest = <floating*> malloc(tree.n_features * sizeof(floating))
     cdef Workspace work
-    if nearest == NULL or _alloc_workspace(&work, search_tree.depth,
-                                           tree.n_features) != 0:
+    if nearest == NULL or _alloc_workspace(&work, search_tree.depth) != 0:
         free(nearest)
         raise MemoryError()
     watch.work = 0

@@ -103,8 +103,10 @@ def _assert_median_cut(values, lower, name):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("n", [700, 5000])
 def test_kd_cuts_hold_each_halfs_interval(n, dtype):
-    # what the euclidean k-d search reads instead of boxes: each cut's feature and
-    # the exact interval of each half in it, and the box of all samples
+    # what the euclidean k-d search reads instead of boxes: each cut's feature, the
+    # exact interval of each half in it, the interval of the node's cell in it
+    # (kd_spans: its cell is the root's box narrowed by every cut above it), and the
+    # box of all samples
     for name, X in _orders(np.random.default_rng(n), n, dtype).items():
         X = X.astype(dtype)
         tree = BranchBoundTree(X, leaf_size=8)
@@ -114,8 +116,13 @@ def test_kd_cuts_hold_each_halfs_interval(n, dtype):
         np.testing.assert_array_equal(t.high[0], X.max(0))
         rows = X[t.order]
         np.testing.assert_array_equal(rows, t.data)
+        cell = {0: np.stack([X.min(0), X.max(0)], axis=1)}
         for node in np.flatnonzero(t.node_nchild > 0):
             child, dim, start, end = t.kd_nodes[node]
+            np.testing.assert_array_equal(t.kd_spans[node], cell[node][dim])
+            for c in (child, child + 1):
+                cell[c] = cell[node].copy()
+                cell[c][dim] = t.kd_cuts[c]
             assert dim >= 0 and (child, start, end) == (
                 t.node_child[node],
                 t.node_start[node],

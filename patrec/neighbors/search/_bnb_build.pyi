@@ -15,7 +15,6 @@ def partition(
     node_nchild: npt.NDArray[np.intp],
     node_dim: npt.NDArray[np.intp],
     cuts: npt.NDArray[np.floating],
-    spans: npt.NDArray[np.floating],
     root_low: npt.NDArray[np.floating],
     root_high: npt.NDArray[np.floating],
 ) -> tuple[int, int]: ...
@@ -33,4 +32,12 @@ def measure_nodes(
     high: npt.NDArray[np.floating],
     to_center: npt.NDArray[np.float64],
     sort_leaves: bool = True,
+) -> None: ...
+def cell_spans(
+    node_child: npt.NDArray[np.intp],
+    node_dim: npt.NDArray[np.intp],
+    cuts: npt.NDArray[np.floating],
+    root_low: npt.NDArray[np.floating],
+    root_high: npt.NDArray[np.floating],
+    spans: npt.NDArray[np.floating],
 ) -> None: ...

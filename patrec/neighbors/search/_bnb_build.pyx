@@ -10,10 +10,9 @@
 #                  moved in place, a selection on that feature; the rows equal to
 #                  the median on one side, see _median_cut), depth first, until
 #                  every leaf holds at most leaf_size samples.  O(n d log n).  On the
-#                  way it records each cut's feature, the two halves' intervals in
-#                  it and the cut node's own interval in it (its nearest ancestor
-#                  cut along that feature gave it, O(depth) to find): all the
-#                  euclidean k-d search needs (with the root's box).
+#                  way it records each cut's feature and the two halves' intervals
+#                  in it: with the root's box and each cut node's own interval in
+#                  its feature (cell_spans), all the euclidean k-d search needs.
 #                  Or the k-means partition (below), cut by k-means instead.
 #   measure_nodes  for ANY hierarchical partition (k-d or k-means): each node's mean
 #                  M_p, radius r_p = max D(x_i, M_p), bounding box, and at the leaves
@@ -431,34 +430,19 @@ cdef intp_t _kmeans_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
     return used
 
 
-cdef void _own_interval(intp_t node, const intp_t* node_dim, const intp_t* parent,
-                        const floating* cuts, const floating* root_low,
-                        const floating* root_high, floating* span) noexcept nogil:
-    """The interval of ``node``'s cell in its cut feature j: that of its nearest
-    ancestor-or-self cut out of its parent along j (cuts), else the root's box."""
-    cdef intp_t j = node_dim[node], a = node
-    while a != 0 and node_dim[parent[a]] != j:
-        a = parent[a]
-    if a == 0:
-        span[0], span[1] = root_low[j], root_high[j]
-    else:
-        span[0], span[1] = cuts[2 * a], cuts[2 * a + 1]
-
-
 def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
               bint kmeans, intp_t branching, unsigned long long seed,
               intp_t[::1] node_start, intp_t[::1] node_end, intp_t[::1] node_child,
               intp_t[::1] node_nchild, intp_t[::1] node_dim, floating[:, ::1] cuts,
-              floating[:, ::1] spans, floating[::1] root_low, floating[::1] root_high):
+              floating[::1] root_low, floating[::1] root_high):
     """Split ``data`` (reordered in place, ``order`` alongside) into the k-d
     partition, or with ``kmeans`` into the hierarchical k-means one (``branching``
     and ``seed`` are used only there), depth first; the node arrays must hold the
     largest possible number of nodes.  A node cut at a median gets its feature in
     ``node_dim`` (-1 elsewhere) and, in the k-d partition, each of its two children
-    its interval in that feature in ``cuts``, and the node its own cell's interval
-    in it in ``spans`` (both unused with ``kmeans``: one row of each is enough);
-    ``root_low`` .. ``root_high`` receives the bounding box of all samples.  Returns
-    ``(n_nodes, depth)``."""
+    its interval in that feature in ``cuts`` (unused with ``kmeans``: one row is
+    enough); ``root_low`` .. ``root_high`` receives the bounding box of
+    all samples.  Returns ``(n_nodes, depth)``."""
     cdef intp_t n = data.shape[0], n_features = data.shape[1]
     cdef intp_t capacity = node_start.shape[0]
     cdef intp_t n_nodes = 1, top, node, lo, hi, c, used, n_clusters, depth = 0
@@ -477,7 +461,6 @@ def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
     cdef intp_t* indices = <intp_t*> malloc(n_rows * sizeof(intp_t))
     cdef intp_t* stack = <intp_t*> malloc(capacity * sizeof(intp_t))
     cdef intp_t* level = <intp_t*> malloc(capacity * sizeof(intp_t))
-    cdef intp_t* parent = <intp_t*> malloc(capacity * sizeof(intp_t))
     cdef SignalWatch watch
     cdef bint stopped = False, failed = False
     watch.work = 0
@@ -491,7 +474,7 @@ def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
                       &root_high[0])
     if (shift == NULL or centers == NULL or sums == NULL or counts == NULL
             or sample == NULL or weight == NULL or labels == NULL or rows == NULL
-            or indices == NULL or stack == NULL or level == NULL or parent == NULL):
+            or indices == NULL or stack == NULL or level == NULL):
         failed = True
     with nogil:
         stack[0] = 0
@@ -527,8 +510,6 @@ def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
                     cuts[n_nodes, 0], cuts[n_nodes, 1] = interval[0], interval[1]
                     cuts[n_nodes + 1, 0] = interval[2]
                     cuts[n_nodes + 1, 1] = interval[3]
-                    _own_interval(node, &node_dim[0], parent, &cuts[0, 0],
-                                  &root_low[0], &root_high[0], &spans[node, 0])
             if n_nodes + used > capacity:
                 failed = True
                 break
@@ -541,7 +522,6 @@ def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
                 node_nchild[n_nodes + c] = 0
                 node_dim[n_nodes + c] = -1
                 level[n_nodes + c] = level[node] + 1
-                parent[n_nodes + c] = node
                 stack[top + used - 1 - c] = n_nodes + c  # the first child on top
             top += used
             n_nodes += used
@@ -560,9 +540,38 @@ def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
     free(indices)
     free(stack)
     free(level)
-    free(parent)
     if stopped:
         raise_interrupt()
     if failed:
         raise MemoryError()
     return n_nodes, depth
+
+
+def cell_spans(intp_t[::1] node_child, intp_t[::1] node_dim, const floating[:, ::1] cuts,
+               const floating[::1] root_low, const floating[::1] root_high,
+               floating[:, ::1] spans):
+    """For every node of a k-d partition cut along feature j (``node_dim``), the
+    interval of its cell in j into ``spans``: that of its nearest ancestor-or-self
+    cut out of its parent along j (``cuts``), else the root's box.  O(nodes x
+    depth); the rows of uncut nodes are left alone."""
+    cdef intp_t n_nodes = node_dim.shape[0], node, ancestor, j
+    cdef intp_t* parent = <intp_t*> malloc(max(n_nodes, 1) * sizeof(intp_t))
+    if parent == NULL:
+        raise MemoryError()
+    with nogil:
+        for node in range(n_nodes):
+            if node_dim[node] >= 0:
+                parent[node_child[node]] = node
+                parent[node_child[node] + 1] = node
+        for node in range(n_nodes):
+            j = node_dim[node]
+            if j < 0:
+                continue
+            ancestor = node
+            while ancestor != 0 and node_dim[parent[ancestor]] != j:
+                ancestor = parent[ancestor]
+            if ancestor == 0:
+                spans[node, 0], spans[node, 1] = root_low[j], root_high[j]
+            else:
+                spans[node, 0], spans[node, 1] = cuts[ancestor, 0], cuts[ancestor, 1]
+    free(parent)

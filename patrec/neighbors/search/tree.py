@@ -358,7 +358,10 @@ def build_search_tree(data, metric, partition, branching, leaf_size, seed, log):
     if use_boxes:
         kd_nodes = np.column_stack([node_child, cut.node_dim, node_start, node_end])
         kd_cuts = cut.cuts
-        kd_spans = cut.spans
+        kd_spans = np.zeros_like(kd_cuts)
+        _bnb_build.cell_spans(
+            node_child, cut.node_dim, kd_cuts, cut.root_low, cut.root_high, kd_spans
+        )
     else:
         kd_nodes = np.full((1, 4), -1, dtype=np.intp)
         kd_cuts = np.zeros((1, 2), dtype=data.dtype)
@@ -485,7 +488,6 @@ class Partition(NamedTuple):
     depth: int
     node_dim: np.ndarray
     cuts: np.ndarray
-    spans: np.ndarray
     root_low: np.ndarray
     root_high: np.ndarray
 
@@ -495,8 +497,8 @@ def partition_samples(data, partition, branching, leaf_size, seed, log):
     reordering ``data`` in place.  Returns a `Partition`: the tree order, the four
     node arrays (start, end, first child, number of children), the depth, and what
     the euclidean k-d search reads: each node's cut feature (-1 at a leaf and at a
-    k-means cut), each node's interval in its parent's cut feature and in its own
-    (its cell's), and the box of all samples.
+    k-means cut), each node's interval in its parent's cut feature, and the box of
+    all samples.
 
     The one builder of a tree's shape: `build_search_tree` and the condensing
     store (`patrec.neighbors.editing._store`) both start here.  ``log`` is a
@@ -510,7 +512,6 @@ def partition_samples(data, partition, branching, leaf_size, seed, log):
         capacity = 2 * (n_samples // max(1, (leaf_size + 1) // 4) + 1)
     arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(5)]
     cuts = np.zeros((1 if kmeans else capacity, 2), dtype=data.dtype)
-    spans = np.zeros_like(cuts)
     root_low = np.zeros(n_features, dtype=data.dtype)
     root_high = np.zeros(n_features, dtype=data.dtype)
     started = time.perf_counter()
@@ -523,7 +524,6 @@ def partition_samples(data, partition, branching, leaf_size, seed, log):
         seed,
         *arrays,
         cuts,
-        spans,
         root_low,
         root_high,
     )
@@ -534,8 +534,7 @@ def partition_samples(data, partition, branching, leaf_size, seed, log):
     )
     if n_nodes < capacity:  # (copies, so the unused rest is freed)
         arrays = [a[:n_nodes].copy() for a in arrays]
-        if not kmeans:
-            cuts, spans = cuts[:n_nodes].copy(), spans[:n_nodes].copy()
+        cuts = cuts if kmeans else cuts[:n_nodes].copy()
     return Partition(
-        order, tuple(arrays[:4]), depth, arrays[4], cuts, spans, root_low, root_high
+        order, tuple(arrays[:4]), depth, arrays[4], cuts, root_low, root_high
     )

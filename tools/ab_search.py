@@ -13,6 +13,11 @@ Usage, from the repository root::
     python tools/ab_search.py /tmp/base/_bnb_tree.cpython-*.so \\
         --data uniform,clustered --d 2,4 --k 5,10 --queries separate,self
 
+The present build is the repository's own (an editable install or the in-place
+build; the tool refuses an installed copy of patrec, which would be timed against
+the baseline instead).  The baseline gets the tree's fields it knows, so a present
+build may add some.
+
 Each line gives the present build's speed relative to the baseline (above 1: the
 present build is faster; medians of interleaved rounds of CPU time, on the raw
 search in the order ``query`` uses) and the present build against pykdtree when it
@@ -109,6 +114,13 @@ def main():
     parser.add_argument("--n", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=21)
     args = parser.parse_args()
+    repository = Path(__file__).resolve().parents[1]
+    if repository not in Path(present.__file__).resolve().parents:
+        sys.exit(
+            f"patrec is imported from {present.__file__}, not from {repository}: "
+            "install it editable (pip install -e . --no-build-isolation) or build "
+            "it in place"
+        )
     baseline = load_baseline(args.baseline)
     if baseline is present:
         sys.exit("the baseline must be another file than the present build")

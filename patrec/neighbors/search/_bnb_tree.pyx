@@ -85,6 +85,8 @@ cdef enum:
     LIST_MAX_K = 128
     # a Morton code orders by the first three features (locality_order)
     MORTON_DIMS = 3
+    # rows of a leaf measured before any is offered to the k best (_scan_blocks_sq;
+    # a default leaf holds at most 32)
     SCAN_BLOCK = 32
 
 MAX_CHILDREN = MAX_BRANCHING  # the most children a node may have (tree.py checks)

@@ -74,7 +74,8 @@ from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors.search._distances cimport (CITYBLOCK, MINKOWSKI, MetricKind,
                                                  SQEUCLIDEAN, dist_to_rdist, rdist,
-                                                 rdist_to_dist, sqeuclidean_rdist)
+                                                 rdist_to_dist, sqeuclidean_rdist,
+                                                 sqeuclidean_rdist_rows2)
 from patrec.neighbors.search._heap cimport (heap_init, heap_make, heap_push, heap_sort,
                                             list_copy_ascending, list_push)
 
@@ -435,8 +436,13 @@ cdef inline void _scan_blocks_sq(const Tree* tree, Search* search, intp_t start,
         m = min(<intp_t> SCAN_BLOCK, stop - s)
         bound = heap_dist[0]
         c = 0
+        if n_features == 2:
+            sqeuclidean_rdist_rows2(x, &data[s * 2], m, reduced)
+        else:
+            for t in range(m):
+                reduced[t] = sqeuclidean_rdist(x, &data[(s + t) * n_features],
+                                               n_features)
         for t in range(m):
-            reduced[t] = sqeuclidean_rdist(x, &data[(s + t) * n_features], n_features)
             candidate[c] = <unsigned char> t
             c += reduced[t] <= bound
         for q in range(c):

@@ -43,6 +43,10 @@ cdef extern from "_sqdist_simd.h" nogil:
     const int PATREC_SQDIST_SIMD  # 1 with SSE2, 0 for the scalar loop
     float patrec_sqdist_f32(const float* a, const float* b, intp_t n)
     double patrec_sqdist_f64(const double* a, const double* b, intp_t n)
+    void patrec_sqdist2_rows_f32(const float* x, const float* rows, intp_t m,
+                                 float* out)
+    void patrec_sqdist2_rows_f64(const double* x, const double* rows, intp_t m,
+                                 double* out)
 
 
 cdef inline floating sqeuclidean_rdist(const floating* a, const floating* b,
@@ -51,6 +55,15 @@ cdef inline floating sqeuclidean_rdist(const floating* a, const floating* b,
         return patrec_sqdist_f32(a, b, n_features)
     else:
         return patrec_sqdist_f64(a, b, n_features)
+
+
+cdef inline void sqeuclidean_rdist_rows2(const floating* x, const floating* rows,
+                                         intp_t m, floating* out) noexcept nogil:
+    # sqeuclidean_rdist from x to each of m consecutive rows of two features
+    if floating is float:
+        patrec_sqdist2_rows_f32(x, rows, m, out)
+    else:
+        patrec_sqdist2_rows_f64(x, rows, m, out)
 
 
 cdef inline floating cityblock_dist(const floating* a, const floating* b,

@@ -5,7 +5,10 @@
  * s_0; the result is (s_0 + s_1) + (s_2 + s_3).  Here the four sums live in the
  * lanes of SSE registers (four float32 lanes, or two registers of two float64), so
  * each lane performs exactly the scalar kernel's operations, in the same order: the
- * results are equal bit for bit, four (or two) features per instruction.
+ * results are equal bit for bit, four (or two) features per instruction.  In two
+ * dimensions, where a row is too short for that, patrec_sqdist2_rows_* measures
+ * several rows per instruction instead, each lane again the scalar kernel's
+ * operations on one row.
  *
  * SSE2 is part of every x86-64 processor: gcc and clang say so with __SSE2__, MSVC
  * (which never defines it) with _M_X64 / _M_AMD64.  Elsewhere, or when the build
@@ -40,10 +43,29 @@
         s[0] += d * d;                                                          \
     }
 
+/* Fewer than four features: s[1], s[2] and s[3] stay 0 and s[0] is the result, so
+ * it is returned without the additions of zeros (0 + x == x for a square x): the
+ * same value, two additions fewer in 2 and 3 dimensions. */
+#define PATREC_SQDIST_SHORT(T, a, b, n)                                        \
+    if (n < 4) {                                                                \
+        T total = 0, d;                                                         \
+        ptrdiff_t j;                                                            \
+        if (n > 0) {                                                            \
+            d = a[0] - b[0];                                                    \
+            total = d * d;                                                      \
+        }                                                                       \
+        for (j = 1; j < n; j++) {                                               \
+            d = a[j] - b[j];                                                    \
+            total += d * d;                                                     \
+        }                                                                       \
+        return total;                                                           \
+    }
+
 static inline float patrec_sqdist_f32(const float *a, const float *b, ptrdiff_t n)
 {
     ptrdiff_t i = 0, stop = n - n % 4;
     float s[4] = {0, 0, 0, 0};
+    PATREC_SQDIST_SHORT(float, a, b, n)
 #if PATREC_SQDIST_SIMD
     if (stop) {
         __m128 diff = _mm_sub_ps(_mm_loadu_ps(a), _mm_loadu_ps(b));
@@ -63,6 +85,7 @@ static inline double patrec_sqdist_f64(const double *a, const double *b, ptrdiff
 {
     ptrdiff_t i = 0, stop = n - n % 4;
     double s[4] = {0, 0, 0, 0};
+    PATREC_SQDIST_SHORT(double, a, b, n)
 #if PATREC_SQDIST_SIMD
     if (stop) {
         __m128d diff01 = _mm_sub_pd(_mm_loadu_pd(a), _mm_loadu_pd(b));
@@ -81,6 +104,50 @@ static inline double patrec_sqdist_f64(const double *a, const double *b, ptrdiff
 #endif
     PATREC_SQDIST_SCALAR(double, a, b, i, stop, n, s)
     return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+/* The squared distances from x to m consecutive rows of two features (row-major),
+ * into out[0 .. m-1]: the values of patrec_sqdist_*(x, row, 2), d0 * d0 + d1 * d1,
+ * for two float64 rows or four float32 rows per instruction (the squares of a
+ * block of rows, their first and second features gathered into two registers,
+ * added lane by lane). */
+static inline void patrec_sqdist2_rows_f32(const float *x, const float *rows,
+                                           ptrdiff_t m, float *out)
+{
+    ptrdiff_t t = 0;
+#if PATREC_SQDIST_SIMD
+    __m128 q = _mm_setr_ps(x[0], x[1], x[0], x[1]);
+    for (; t + 4 <= m; t += 4) {
+        __m128 d01 = _mm_sub_ps(q, _mm_loadu_ps(rows + 2 * t));
+        __m128 d23 = _mm_sub_ps(q, _mm_loadu_ps(rows + 2 * t + 4));
+        d01 = _mm_mul_ps(d01, d01);
+        d23 = _mm_mul_ps(d23, d23);
+        _mm_storeu_ps(out + t,
+                      _mm_add_ps(_mm_shuffle_ps(d01, d23, _MM_SHUFFLE(2, 0, 2, 0)),
+                                 _mm_shuffle_ps(d01, d23, _MM_SHUFFLE(3, 1, 3, 1))));
+    }
+#endif
+    for (; t < m; t++)
+        out[t] = patrec_sqdist_f32(x, rows + 2 * t, 2);
+}
+
+static inline void patrec_sqdist2_rows_f64(const double *x, const double *rows,
+                                           ptrdiff_t m, double *out)
+{
+    ptrdiff_t t = 0;
+#if PATREC_SQDIST_SIMD
+    __m128d q = _mm_loadu_pd(x);
+    for (; t + 2 <= m; t += 2) {
+        __m128d d0 = _mm_sub_pd(q, _mm_loadu_pd(rows + 2 * t));
+        __m128d d1 = _mm_sub_pd(q, _mm_loadu_pd(rows + 2 * t + 2));
+        d0 = _mm_mul_pd(d0, d0);
+        d1 = _mm_mul_pd(d1, d1);
+        _mm_storeu_pd(out + t, _mm_add_pd(_mm_unpacklo_pd(d0, d1),
+                                          _mm_unpackhi_pd(d0, d1)));
+    }
+#endif
+    for (; t < m; t++)
+        out[t] = patrec_sqdist_f64(x, rows + 2 * t, 2);
 }
 
 #endif

@@ -407,8 +407,8 @@ _SELF_QUERIES = 20_000
 def _grid_repeats(n):
     """Interleaved rounds per grid cell: seven up to 100 000 samples, whose calls
     take milliseconds and are the noisiest (with three rounds one cell measured
-    1.15 and 0.87 in two runs of the same build, another 1.78 and 1.12), three at a
-    million."""
+    1.15 and 0.87 in two runs of the same build; another 1.78, then 1.12 on a
+    build measured faster), three at a million."""
     return 7 if n <= 100_000 else 3
 
 

@@ -76,22 +76,27 @@ def single_thread_blas():
                 _blas_limiter = None
 
 
-# The rows are cut into a few ranges per thread, handed out as threads come free, so
-# a thread slowed down (by costlier rows, or by another process on its core) takes
-# fewer of them; a range keeps at least this many rows, enough for brute force's
-# blocks of queries (patrec/neighbors/search/_brute.pyx) to stay efficient.  Every
-# thread gets as many ranges: with one range more for some, the others would sit idle
-# while it runs (3 ranges on 2 threads take 2/3 of one thread's time, not 1/2).
-_RANGES_PER_THREAD = 4
-_MIN_RANGE_ROWS = 1024
+# The rows are cut into several ranges per thread, handed out as threads come free,
+# so a thread slowed down (by costlier rows, or by another process on its core)
+# takes fewer of them.  Every thread gets as many ranges: with one range more for
+# some, the others would sit idle while it runs (3 ranges on 2 threads take 2/3 of
+# one thread's time, not 1/2).  When the last ranges end, one thread may wait for
+# about half a range, a share 1 / (2 * ranges per thread) of the time; a range keeps
+# at least _MIN_RANGE_ROWS rows, enough for brute force's blocks of queries
+# (patrec/neighbors/search/_brute.pyx) to stay efficient.  Brute force at d = 8 on
+# two threads measured 1.49-1.76 times one thread with 2 ranges a thread (ranges of
+# at least 1 024 rows, 5 000 queries) and 1.62-1.83 with 8 (ranges of 312),
+# interleaved in one run.
+_RANGES_PER_THREAD = 8
+_MIN_RANGE_ROWS = 256
 
 
 def run_row_ranges(function, n_rows, n_jobs):
     """Call ``function(start, stop)`` over ranges that cover ``0 .. n_rows``.
 
     With one thread this is a single call ``function(0, n_rows)``.  Otherwise the rows
-    are cut into nearly equal ranges -- as many as threads, or two, three or four
-    times as many when each keeps at least 1 024 rows -- that the threads take in
+    are cut into nearly equal ranges -- as many as threads, or up to eight times as
+    many while each keeps at least 256 rows -- that the threads take in
     turn as they come free, with BLAS limited to one thread each (`single_thread_blas`);
     ``function`` must release the GIL to gain from it and must write only its own
     rows.  On Ctrl-C (which only the calling thread sees) the ranges not started are

@@ -170,6 +170,7 @@ HEADERS = {
     "dgemm_gflops": "BLAS dgemm GFLOP/s",
     "same_labels": "equal predictions (share)",
     "others_cpu": "other processes' CPU share",
+    "patrec_system_s": "patrec's system time in each round (s)",
     "objective_gap": "objective gap, patrec's less the reference's (relative)",
 }
 NOT_SHOWN = {"benchmark", "params"}

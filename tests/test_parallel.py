@@ -27,9 +27,10 @@ def test_ranges_cover_every_row_once(n_rows, n_jobs):
     assert max(sizes) - min(sizes) <= 1  # nearly equal ranges
     # a range keeps at least 256 rows unless there are fewer ranges than threads
     assert len(ranges) <= max(3, n_rows // 256) or n_rows < 256 * 3
-    assert len(ranges) <= 8 * 3  # up to eight a thread
-    # and every thread gets as many ranges (none left to run alone at the end)
+    # up to eight a thread, and every thread gets as many (none left to run alone
+    # at the end)
     n_threads = min(effective_n_jobs(n_jobs), max(n_rows, 1))
+    assert len(ranges) <= 8 * n_threads
     assert len(ranges) % n_threads == 0
 
 

@@ -31,6 +31,8 @@ def test_ranges_cover_every_row_once(n_rows, n_jobs):
     # at the end)
     n_threads = min(effective_n_jobs(n_jobs), max(n_rows, 1))
     assert len(ranges) <= 8 * n_threads
+    # more ranges than threads only while every range keeps 256 rows
+    assert len(ranges) == n_threads or min(sizes) >= 256
     assert len(ranges) % n_threads == 0
 
 

@@ -44,7 +44,8 @@ Sections (name some on the command line; by default every one but ``grid`` and
   elongated axis, a sphere's surface, a sheet embedded in 16 and 64 features): the
   query, ``fit(X, y).predict(Q)`` end to end and single-row calls (see `kinds`).
 - threads: ``n_jobs=2`` against ``n_jobs=1`` for the tree and brute force (float32
-  and float64; k = 1, 5 and 10 at d = 8).
+  and float64; k = 1, 5 and 10 at d = 8), and beside them two processes running
+  the one-thread query at once (``two_processes``).
 - brute_lowdim, memory: brute force where selection dominates, and the peak
   memory of ``KNeighborsClassifier.predict``.
 
@@ -804,17 +805,95 @@ def _busy_seconds():
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
-def interleaved_beside_others(calls, repeats):
+def _cpu_seconds(pid):
+    """CPU seconds used so far by process ``pid`` (Linux's /proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def interleaved_beside_others(calls, repeats, helpers=()):
     """`interleaved`, and the share of the cores that other processes used meanwhile
-    (None without /proc/stat): a second thread can gain only what they leave."""
+    (None without /proc/stat): a second thread can gain only what they leave.  The
+    processes ``helpers`` (pids) work for the calls: their CPU is not the others'."""
     busy, own, start = _busy_seconds(), os.times(), time.perf_counter()
+    helped = [_cpu_seconds(pid) for pid in helpers] if busy is not None else []
     times = interleaved(calls, repeats)
     wall, after = time.perf_counter() - start, os.times()
     if busy is None:
         return times, None
     own_cpu = after.user - own.user + after.system - own.system
+    own_cpu += sum(_cpu_seconds(pid) for pid in helpers) - sum(helped)
     others = (_busy_seconds() - busy - own_cpu) / (wall * (os.cpu_count() or 1))
     return times, round(max(others, 0.0), 2)
+
+
+class _TwoProcesses:
+    """Two processes (this script again, with ``--query-child``) that each build the
+    same index of ``X`` and, when `query` is called, run the one-thread query of
+    ``Q`` at the same time (a context manager).
+
+    What two cores give the same work done twice with no coordination at all: set
+    beside ``n_jobs=2`` in the same rounds, it tells what the machine allowed at
+    that moment.  It is no strict bound for threads: each process holds its own
+    index, so where the index fills much of the shared cache, two processes gain
+    less than two threads that share one.
+    """
+
+    def __init__(self, index, X, Q):
+        import subprocess
+        import tempfile
+
+        self._folder = tempfile.TemporaryDirectory()
+        path = os.path.join(self._folder.name, "data.npz")
+        np.savez(path, X=X, Q=Q)
+        args = [sys.executable, __file__, f"--query-child={index}|{path}"]
+        self._children = [
+            subprocess.Popen(
+                args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            )
+            for _ in range(2)
+        ]
+        for child in self._children:
+            self._expect(child, "ready")
+
+    @staticmethod
+    def _expect(child, word):
+        line = child.stdout.readline().strip()
+        if line != word:
+            raise RuntimeError(f"a query process said {line!r}, not {word!r}")
+
+    @property
+    def pids(self):
+        return [child.pid for child in self._children]
+
+    def query(self, k):
+        """Both processes query at once; returns when both are done."""
+        for child in self._children:
+            child.stdin.write(f"{k}\n")
+            child.stdin.flush()
+        for child in self._children:
+            self._expect(child, "done")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for child in self._children:
+            child.stdin.close()
+            child.wait()
+        self._folder.cleanup()
+
+
+def _query_child(index, path):
+    """`_TwoProcesses`' side: build the index, then one query per line of stdin."""
+    arrays = np.load(path)
+    X, Q = arrays["X"], arrays["Q"]
+    built = BranchBoundTree(X, random_state=0) if index == "tree" else BruteForce(X)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        built.query(Q, k=int(line), n_jobs=1)
+        print("done", flush=True)
 
 
 def threads():
@@ -826,26 +905,32 @@ def threads():
     that other processes used while it was timed: the gain of a second thread shows
     only on an otherwise idle machine (Linux shares the cores between sessions, not threads;
     next to one busy process the ratio falls to about 1.3 for the tree and brute
-    force alike).
+    force alike).  ``two_processes``: in the same rounds, two processes running the
+    one-thread query at once (`_TwoProcesses`) did that many times the work of one
+    in the same time.
     """
     rng = np.random.default_rng(0)
     n_train = 20_000 if QUICK else 100_000
     for kind, d in (("uniform", 8), ("clustered", 16)):
         X, Q = make_data(kind, n_train, d, rng), make_data(kind, 20_000, d, rng)
         tree = BranchBoundTree(X, random_state=0)
-        times, others = interleaved_beside_others(
-            {
-                "two": lambda: tree.query(Q, k=5, n_jobs=2),
-                "one": lambda: tree.query(Q, k=5, n_jobs=1),
-            },
-            repeats=5,
-        )
+        with _TwoProcesses("tree", X, Q) as pair:
+            times, others = interleaved_beside_others(
+                {
+                    "two": lambda: tree.query(Q, k=5, n_jobs=2),
+                    "one": lambda: tree.query(Q, k=5, n_jobs=1),
+                    "processes": lambda: pair.query(5),
+                },
+                repeats=5,
+                helpers=pair.pids,
+            )
         report(
             "bnb_tree_n_jobs",
             {"data": kind, "d": d, "k": 5, "n_jobs": 2},
             times["two"],
             "patrec n_jobs=1",
             times["one"],
+            two_processes=round(2 * times["one"] / times["processes"], 3),
             load_average=round(os.getloadavg()[0], 2),
             others_cpu=others,
         )
@@ -854,30 +939,34 @@ def threads():
             X = rng.normal(size=(n_train, d)).astype(dtype)
             Q = rng.normal(size=(5_000, d)).astype(dtype)
             brute = BruteForce(X)
-            for k in (1, 5, 10) if d == 8 else (5,):
-                times, others = interleaved_beside_others(
-                    {
-                        "two": lambda: brute.query(Q, k=k, n_jobs=2),
-                        "one": lambda: brute.query(Q, k=k, n_jobs=1),
-                    },
-                    repeats=5,
-                )
-                report(
-                    "brute_n_jobs",
-                    {
-                        "d": d,
-                        "dtype": dtype,
-                        "k": k,
-                        "n_jobs": 2,
-                        "n_train": n_train,
-                        "n_queries": 5_000,
-                    },
-                    times["two"],
-                    "patrec n_jobs=1",
-                    times["one"],
-                    load_average=round(os.getloadavg()[0], 2),
-                    others_cpu=others,
-                )
+            with _TwoProcesses("brute", X, Q) as pair:
+                for k in (1, 5, 10) if d == 8 else (5,):
+                    times, others = interleaved_beside_others(
+                        {
+                            "two": lambda: brute.query(Q, k=k, n_jobs=2),
+                            "one": lambda: brute.query(Q, k=k, n_jobs=1),
+                            "processes": lambda: pair.query(k),
+                        },
+                        repeats=5,
+                        helpers=pair.pids,
+                    )
+                    report(
+                        "brute_n_jobs",
+                        {
+                            "d": d,
+                            "dtype": dtype,
+                            "k": k,
+                            "n_jobs": 2,
+                            "n_train": n_train,
+                            "n_queries": 5_000,
+                        },
+                        times["two"],
+                        "patrec n_jobs=1",
+                        times["one"],
+                        two_processes=round(2 * times["one"] / times["processes"], 3),
+                        load_average=round(os.getloadavg()[0], 2),
+                        others_cpu=others,
+                    )
 
 
 def brute_lowdim():
@@ -988,6 +1077,10 @@ if __name__ == "__main__":
     if child:
         name, n, d = child[0].split("|")
         _memory_child(name, int(n), int(d))
+        sys.exit()
+    child = _option("query-child")
+    if child:
+        _query_child(*child[0].split("|"))
         sys.exit()
     chosen = [name for name in sys.argv[1:] if not name.startswith("--")] or [
         name for name in SECTIONS if name not in ("grid", "kinds")

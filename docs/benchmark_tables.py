@@ -128,6 +128,21 @@ DERIVED = [
         "scikit-learn KNeighborsClassifier",
         lambda record: record["reference_peak_extra_mb"] / record["peak_extra_mb"],
     ),
+    # beside n_jobs=2: what two processes running the same query at once gained
+    (
+        "bnb_tree_n_jobs",
+        "processes",
+        "Threads: the tree, two one-thread processes at once against one",
+        "patrec, one process",
+        lambda record: record["two_processes"],
+    ),
+    (
+        "brute_n_jobs",
+        "processes",
+        "Threads: brute force, two one-thread processes at once against one",
+        "patrec, one process",
+        lambda record: record["two_processes"],
+    ),
 ]
 
 # Column headers of the full tables, with their units (every time in ms).
@@ -170,6 +185,7 @@ HEADERS = {
     "dgemm_gflops": "BLAS dgemm GFLOP/s",
     "same_labels": "equal predictions (share)",
     "others_cpu": "other processes' CPU share",
+    "two_processes": "two one-thread processes at once, against one (×)",
     "patrec_system_s": "patrec's system time in each round (s)",
     "objective_gap": "objective gap, patrec's less the reference's (relative)",
 }

@@ -915,25 +915,8 @@ def threads():
         X, Q = make_data(kind, n_train, d, rng), make_data(kind, 20_000, d, rng)
         tree = BranchBoundTree(X, random_state=0)
         with _TwoProcesses("tree", X, Q) as pair:
-            times, others = interleaved_beside_others(
-                {
-                    "two": lambda: tree.query(Q, k=5, n_jobs=2),
-                    "one": lambda: tree.query(Q, k=5, n_jobs=1),
-                    "processes": lambda: pair.query(5),
-                },
-                repeats=5,
-                helpers=pair.pids,
-            )
-        report(
-            "bnb_tree_n_jobs",
-            {"data": kind, "d": d, "k": 5, "n_jobs": 2},
-            times["two"],
-            "patrec n_jobs=1",
-            times["one"],
-            two_processes=round(2 * times["one"] / times["processes"], 3),
-            load_average=round(os.getloadavg()[0], 2),
-            others_cpu=others,
-        )
+            params = {"data": kind, "d": d, "k": 5, "n_jobs": 2}
+            _time_threads("bnb_tree_n_jobs", params, tree, Q, pair)
     for d in (8, 64):
         for dtype in ("float64", "float32"):
             X = rng.normal(size=(n_train, d)).astype(dtype)
@@ -941,32 +924,35 @@ def threads():
             brute = BruteForce(X)
             with _TwoProcesses("brute", X, Q) as pair:
                 for k in (1, 5, 10) if d == 8 else (5,):
-                    times, others = interleaved_beside_others(
-                        {
-                            "two": lambda: brute.query(Q, k=k, n_jobs=2),
-                            "one": lambda: brute.query(Q, k=k, n_jobs=1),
-                            "processes": lambda: pair.query(k),
-                        },
-                        repeats=5,
-                        helpers=pair.pids,
-                    )
-                    report(
-                        "brute_n_jobs",
-                        {
-                            "d": d,
-                            "dtype": dtype,
-                            "k": k,
-                            "n_jobs": 2,
-                            "n_train": n_train,
-                            "n_queries": 5_000,
-                        },
-                        times["two"],
-                        "patrec n_jobs=1",
-                        times["one"],
-                        two_processes=round(2 * times["one"] / times["processes"], 3),
-                        load_average=round(os.getloadavg()[0], 2),
-                        others_cpu=others,
-                    )
+                    params = {"d": d, "dtype": dtype, "k": k, "n_jobs": 2}
+                    params.update(n_train=n_train, n_queries=len(Q))
+                    _time_threads("brute_n_jobs", params, brute, Q, pair)
+
+
+def _time_threads(benchmark, params, index, Q, pair):
+    """Time ``index.query(Q)`` with n_jobs=2 and n_jobs=1, and the same one-thread
+    query in the processes ``pair`` (`_TwoProcesses` of the same data), in
+    interleaved rounds; report them as one line."""
+    k = params["k"]
+    times, others = interleaved_beside_others(
+        {
+            "two": lambda: index.query(Q, k=k, n_jobs=2),
+            "one": lambda: index.query(Q, k=k, n_jobs=1),
+            "processes": lambda: pair.query(k),
+        },
+        repeats=5,
+        helpers=pair.pids,
+    )
+    report(
+        benchmark,
+        params,
+        times["two"],
+        "patrec n_jobs=1",
+        times["one"],
+        two_processes=round(2 * times["one"] / times["processes"], 3),
+        load_average=round(os.getloadavg()[0], 2),
+        others_cpu=others,
+    )
 
 
 def brute_lowdim():

@@ -129,19 +129,18 @@ DERIVED = [
         lambda record: record["reference_peak_extra_mb"] / record["peak_extra_mb"],
     ),
     # beside n_jobs=2: what two processes running the same query at once gained
-    (
-        "bnb_tree_n_jobs",
-        "processes",
-        "Threads: the tree, two one-thread processes at once against one",
-        "patrec, one process",
-        lambda record: record["two_processes"],
-    ),
-    (
-        "brute_n_jobs",
-        "processes",
-        "Threads: brute force, two one-thread processes at once against one",
-        "patrec, one process",
-        lambda record: record["two_processes"],
+    *(
+        (
+            benchmark,
+            "processes",
+            f"Threads: {index}, two one-thread processes at once against one",
+            "patrec, one process",
+            lambda record: record["two_processes"],
+        )
+        for benchmark, index in (
+            ("bnb_tree_n_jobs", "the tree"),
+            ("brute_n_jobs", "brute force"),
+        )
     ),
 ]
 

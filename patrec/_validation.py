@@ -78,6 +78,11 @@ def _as_numeric_array(X, name):
                 f"{name} holds a number too large for float64: {exc}"
             ) from exc
         except TypeError as exc:
+            if any(type(value).__name__ == "NAType" for value in array.flat):
+                raise ValueError(  # (pandas' missing value in a nullable column)
+                    f"Input {name} contains missing values (pd.NA); remove or "
+                    "impute those values."
+                ) from exc
             # numpy's own message ("float() argument must be a string or a real
             # number, not 'dict'") names the offending type: keep it.
             raise TypeError(f"{name} holds non-numeric data: {exc}") from exc

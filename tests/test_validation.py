@@ -70,6 +70,16 @@ def test_object_dict_gives_type_error():
         check_X(X)
 
 
+def test_pandas_missing_value_is_named_as_missing():
+    """A nullable column's pd.NA is a missing value, not "non-numeric data"."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(np.eye(3)).astype("Float64")
+    frame.iloc[1, 2] = pd.NA
+    with pytest.raises(ValueError, match=r"missing values \(pd.NA\)"):
+        check_X(frame)
+    assert check_X(frame.fillna(0.5)).dtype == np.float64
+
+
 def test_sparse_rejected_unless_accepted():
     X = sp.random(5, 3, density=0.5, format="csc", random_state=0)
     with pytest.raises(TypeError, match="Sparse input is not supported"):

@@ -155,9 +155,19 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
         metric = self._metric
         queries = metric.prepare(X.astype(dtype, copy=False))
         prototypes = metric.prepare(self.prototypes_.astype(dtype, copy=False))
-        return metric.group_minima(
-            queries, prototypes, self._prototype_codes, len(self.classes_), self.n_jobs
+        codes = self._prototype_codes
+        reduced, nearest = metric.group_minima(
+            queries, prototypes, codes, len(self.classes_), self.n_jobs
         )
+        # (at distance 0 from a class: equal to one of its prototypes)
+        metric.check_resolved(
+            reduced,
+            lambda rows, classes: (
+                (queries[rows, None, :] == prototypes[None, :, :]).all(axis=2)
+                & (codes[None, :] == classes[:, None])
+            ).any(axis=1),
+        )
+        return reduced, nearest
 
     def decision_function(self, X):
         """Minus the distance to each class's nearest prototype.

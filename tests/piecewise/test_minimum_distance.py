@@ -163,6 +163,21 @@ def test_huge_values_give_a_clear_error_not_wrong_answers():
     ).score(X * 100, y)
 
 
+def test_tiny_values_give_a_clear_error_not_wrong_answers():
+    """Squared differences below float64's range make every distance 0: every
+    sample would go to the first class."""
+    X, y = data(9)
+    clf = MinimumDistanceClassifier().fit(X * 1e-170, y)
+    for method in (clf.predict, clf.decision_function):
+        with pytest.raises(ValueError, match="underflow.*Rescale"):
+            method(X * 1e-170)
+    # a sample equal to a prototype is at distance 0 without any underflow
+    exact = MinimumDistanceClassifier().fit(X, y)
+    np.testing.assert_array_equal(
+        exact.predict(exact.prototypes_), exact.classes_[exact._prototype_codes]
+    )
+
+
 def test_minkowski_infinite_p_is_chebyshev():
     X, y = data(10)
     a = MinimumDistanceClassifier(metric="minkowski", p=np.inf).fit(X, y)

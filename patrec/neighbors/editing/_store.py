@@ -127,6 +127,9 @@ class GrowingStore:
             run_row_ranges(rows, samples.shape[0], self.n_threads)
         else:
             rows(0, samples.shape[0])
+        self._check_resolved(
+            samples, self.best[samples, None], self.best_rank[samples, None]
+        )
 
     def kneighbors(self, samples, k):
         """The ``k`` nearest stored samples of each of ``samples``: (reduced
@@ -149,7 +152,22 @@ class GrowingStore:
             samples.shape[0],
             self.n_threads if samples.shape[0] >= _THREADED_BATCH else 1,
         )
+        self._check_resolved(samples, distances, ranks, ascending=True)
         return distances, ranks
+
+    def _check_resolved(self, samples, reduced, ranks, ascending=False):
+        """Distinct samples found at distance 0 are an underflow, reported as the
+        searches report it (`Metric.check_resolved`): ``reduced[i, j]`` is the
+        distance from sample ``samples[i]`` to the stored sample of rank
+        ``ranks[i, j]``."""
+        self.metric.check_resolved(
+            reduced,
+            lambda rows, columns: (
+                self.data[samples[rows]] == self.stored_rows[ranks[rows, columns]]
+            ).all(axis=1),
+            ascending,
+            self.data.dtype,
+        )
 
     def nearest(self, samples):
         """The nearest stored sample of each of ``samples`` (a fresh search)."""

@@ -168,8 +168,16 @@ class NeighborIndex:
             )
 
         run_row_ranges(rows, X.shape[0], n_jobs)
-        # overflow: a clear error, not ties (rows ascend: their last entries will do)
+        # overflow or underflow: a clear error, not ties (rows ascend: their last
+        # entries will do for the one, their first for the other)
         self._metric.check_finite(distances[:, -1])
+        self._metric.check_resolved(
+            distances,
+            lambda rows, columns: (
+                X[rows] == self._rows_of(indices[rows, columns])
+            ).all(axis=1),
+            ascending=True,
+        )
         return self._metric.finish(distances), indices, evaluations
 
     def query_others(self, k, n_jobs=None):
@@ -337,6 +345,10 @@ class NeighborIndex:
     def _training_rows(self):
         """The prepared training samples in their original order."""
         return self._data
+
+    def _rows_of(self, indices):
+        """The prepared training samples of the (original) ``indices``."""
+        return self._data[indices]
 
     def _kneighbors(self, X, distances, indices, evaluations):
         """Fill ``distances`` (reduced) and ``indices`` for prepared queries ``X``,

@@ -145,6 +145,35 @@ class Metric:
             )
         return reduced
 
+    def check_resolved(self, reduced, is_copy, ascending=False, dtype=None):
+        """Raise a clear error when squared differences underflowed to zero: two
+        samples at distance 0 that are not equal.
+
+        ``is_copy(rows, columns)`` tells, for the entries ``reduced[rows[m],
+        columns[m]]`` that are 0, whether the two samples they measure are equal;
+        ``ascending``: each row of ``reduced`` ascends (its first entry is its
+        smallest); ``dtype``: the data's, when ``reduced`` holds them in another.
+        Distinct samples come out at 0 when every squared difference
+        falls below the dtype's smallest number (differences under about 1e-162 in
+        float64): the nearest are then ties broken by order, as meaningless as the
+        ties of an overflow.  Tiny distances above 0 stand as the kernel computed
+        them (gradual underflow loses digits as rounding does).  Other metrics do
+        not square: the difference of two distinct numbers is never 0.
+        """
+        if self.kind != _distances.KINDS["sqeuclidean"] or reduced.size == 0:
+            return
+        first = reduced[:, 0] if ascending else reduced
+        # (one value, a single-row call's, is read without the cost of a reduction)
+        if (first.item() if first.size == 1 else first.min()) > 0:
+            return
+        if not is_copy(*np.nonzero(reduced == 0)).all():
+            raise ValueError(
+                f"The {self.name} distances underflow the range of "
+                f"{dtype or reduced.dtype}: the data values are so small that "
+                "distinct samples come out at distance 0. Rescale the data (for "
+                "example standardize the features) first."
+            )
+
     def reduced(self, X, Y, n_jobs=None):
         """Reduced distances between the rows of prepared ``X`` and ``Y``."""
         out = np.empty((X.shape[0], Y.shape[0]), dtype=X.dtype)

@@ -240,6 +240,12 @@ class BranchBoundTree(NeighborIndex):
         rows[self._tree.order] = self._data
         return rows
 
+    def _rows_of(self, indices):
+        # (the samples are kept in tree order: sample order[i] is row i)
+        positions = np.empty_like(self._tree.order)
+        positions[self._tree.order] = np.arange(len(positions))
+        return self._data[positions[indices]]
+
     # -- search -------------------------------------------------------------------
 
     def _kneighbors(self, X, distances, indices, evaluations):

@@ -370,6 +370,19 @@ def test_condense_overflowing_distances_are_reported():
         condense(X, [0, 1, 0, 1])
 
 
+@pytest.mark.parametrize("dtype, scale", [(np.float64, 1e-170), (np.float32, 1e-25)])
+def test_distances_underflowing_to_zero_are_reported(dtype, scale):
+    """Distinct samples at distance 0 would be ties broken by order."""
+    rng = np.random.default_rng(0)
+    X = (rng.normal(size=(60, 2)) * scale).astype(dtype)
+    labels = np.arange(60) % 2
+    for method in (edit, condense, multiedit):
+        with pytest.raises(
+            ValueError, match=f"underflow the range of {dtype.__name__}"
+        ):
+            method(X, labels)
+
+
 # -- repeated editing, kind_sel, target classes, histories --
 
 

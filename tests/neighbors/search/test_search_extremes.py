@@ -146,6 +146,30 @@ def test_overflowing_distances_are_a_clear_error(dtype, value, n_features):
             model.predict(X[:5])
 
 
+@pytest.mark.parametrize("dtype, scale", [(np.float64, 1e-170), (np.float32, 1e-25)])
+def test_distances_underflowing_to_zero_are_a_clear_error(dtype, scale):
+    """Distinct samples whose squared differences all underflow come out at
+    distance 0: reported, never returned as ties broken by index.  (Copies of a
+    query at distance 0 are no underflow: the tests above have them.)"""
+    rng = np.random.default_rng(7)
+    X = (rng.normal(size=(200, 3)) * scale).astype(dtype)
+    Q = X[:5] * dtype(1.5)
+    for index in INDEXES:
+        with pytest.raises(ValueError, match="underflow"):
+            INDEXES[index](X).query(Q, k=3)
+        with pytest.raises(ValueError, match="underflow"):
+            INDEXES[index](X).query(Q[0], k=1)  # (one row: the fast path)
+    y = np.arange(200) % 2
+    for algorithm in ("brute", "bnb"):
+        model = KNeighborsClassifier(algorithm=algorithm).fit(X, y)
+        with pytest.raises(ValueError, match="underflow"):
+            model.predict(Q)
+    # a gradual underflow keeps distinct distances apart: the kernel's answer stands
+    tiny = X / dtype(scale) * dtype(2.0**-520 if dtype == np.float64 else 2.0**-66)
+    for index in INDEXES:
+        INDEXES[index](tiny).query(tiny[:5] * dtype(1.5), k=3)
+
+
 @pytest.mark.parametrize("index", INDEXES)
 def test_mahalanobis_map_that_overflows_is_a_clear_error(index):
     """x -> x L beyond float64's range once crashed k-means inside the tree."""

@@ -246,6 +246,14 @@ class NeighborIndex:
         run_row_ranges(rows, n_queries, n_jobs)
         all_indices = np.concatenate([pieces[s][0] for s in sorted(pieces)] or [[]])
         all_reduced = np.concatenate([pieces[s][1] for s in sorted(pieces)] or [[]])
+        self._metric.check_resolved(
+            all_reduced[:, None],
+            lambda matches, _: (
+                X[np.repeat(np.arange(n_queries), found)[matches]]
+                == self._rows_of(all_indices[matches].astype(np.intp))
+            ).all(axis=1),
+            dtype=self.dtype,
+        )
         splits = np.cumsum(found)[:-1]
         result = (
             _object_array(np.split(all_indices.astype(np.intp), splits), n_queries),

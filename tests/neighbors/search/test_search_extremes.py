@@ -164,10 +164,15 @@ def test_distances_underflowing_to_zero_are_a_clear_error(dtype, scale):
         model = KNeighborsClassifier(algorithm=algorithm).fit(X, y)
         with pytest.raises(ValueError, match="underflow"):
             model.predict(Q)
+        with pytest.raises(ValueError, match="underflow"):
+            INDEXES[index](X).query_radius(Q, r=float(scale))
     # a gradual underflow keeps distinct distances apart: the kernel's answer stands
     tiny = X / dtype(scale) * dtype(2.0**-520 if dtype == np.float64 else 2.0**-66)
     for index in INDEXES:
         INDEXES[index](tiny).query(tiny[:5] * dtype(1.5), k=3)
+        # copies at distance 0 are no underflow
+        found = INDEXES[index](tiny).query_radius(tiny[:3], r=0.0)
+        assert [list(matches) for matches in found] == [[0], [1], [2]]
 
 
 @pytest.mark.parametrize("index", INDEXES)

@@ -162,9 +162,12 @@ class Metric:
         """
         if self.kind != _distances.KINDS["sqeuclidean"] or reduced.size == 0:
             return
-        first = reduced[:, 0] if ascending else reduced
-        # (one value, a single-row call's, is read without the cost of a reduction)
-        if (first.item() if first.size == 1 else first.min()) > 0:
+        # (a single-row call's one value is read without the cost of a reduction)
+        if ascending:
+            smallest = reduced[0, 0] if len(reduced) == 1 else reduced[:, 0].min()
+        else:
+            smallest = reduced.min()
+        if smallest > 0:
             return
         if not is_copy(*np.nonzero(reduced == 0)).all():
             raise ValueError(

@@ -26,6 +26,7 @@ The exercises, by chapter (``names()`` lists them):
 
 import numbers
 
+from .._validation import check_scalar
 from ._checking import CheckResult, run_check
 from ._discriminant import FisherLDAExercise, QDAExercise
 from ._linear import KeslerExercise, LinearMachineExercise, PerceptronExercise
@@ -150,8 +151,8 @@ def check(name, function, *, seed=0):
     function : callable
         Your implementation, with the signature of `template`.
     seed : int, default=0
-        Seeds the random cases: the same seed gives the same cases and the same
-        report, on any machine.
+        Seeds the random cases (a non-negative integer): the same seed gives the
+        same cases and the same report, on any machine.
 
     Returns
     -------
@@ -162,7 +163,7 @@ def check(name, function, *, seed=0):
     Raises
     ------
     ValueError
-        When ``name`` is not an exercise.
+        When ``name`` is not an exercise, or ``seed`` is negative.
     TypeError
         When ``function`` is not callable or ``seed`` is not an integer.
 
@@ -196,6 +197,5 @@ def check(name, function, *, seed=0):
             f"function must be your implementation (a callable); got "
             f"{type(function).__name__}."
         )
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be an int; got {type(seed).__name__}.")
+    check_scalar(seed, "seed", numbers.Integral, low=0)
     return run_check(exercise, function, int(seed))

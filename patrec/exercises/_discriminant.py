@@ -119,8 +119,9 @@ class FisherLDAExercise(Exercise):
 
     A solution w is defined only up to its length and sign (and, when two λ are
     equal, up to mixing the columns that share it), so W is checked column by
-    column: column k must be a nonzero w with S_b w = λ_k S_w w, λ_k the k-th
-    largest λ.  Scale the columns as you like (||w|| = 1, or w^T S_w w = 1).
+    column: W[:, 0] must be a nonzero w with S_b w = λ S_w w for the largest λ,
+    W[:, 1] for the 2nd largest, and so on.  Scale the columns as you like
+    (||w|| = 1, or w^T S_w w = 1).
 
     Parameters
     ----------
@@ -319,10 +320,7 @@ class FisherLDAExercise(Exercise):
             failure = _eigen_failure(S_w, S_b, array[:, column], lambdas[column])
             if failure is None:
                 continue
-            where = (
-                f"W, column {column + 1}: the direction w of the "
-                f"{_ordinal(column + 1)} λ"
-            )
+            where = f"W[:, {column}]: the direction w of the {_ordinal(column + 1)} λ"
             if failure in ("zero", "not finite"):
                 return Divergence(
                     where,

@@ -286,7 +286,8 @@ class PerceptronExercise(_ErrorCorrecting):
         )
         if rule_moves:
             rule = (
-                f"a mistake (z a . y <= 0): the rule sets a ← a + ρ z y = {fmt(after)}"
+                f"a mistake (z a . y <= 0): the rule sets a ← a + ρ z y with "
+                f"ρ = {fmt(rho)}: a = {fmt(after)}"
             )
         else:
             rule = "correct (z a . y > 0): the rule leaves a unchanged"

@@ -81,6 +81,12 @@ def _nearest_others(X, labels, k):
 
 # -- 1. the k-NN rule ---------------------------------------------------------------
 
+_TIES_HINT = (
+    "Equal distances go to the lower index: sort stably (np.argsort(d, "
+    "kind='stable')), so that of two samples at the same distance the one with the "
+    "lower j comes first."
+)
+
 
 class KNNExercise(Exercise):
     name = "knn"
@@ -212,11 +218,7 @@ class KNNExercise(Exercise):
             if np.isclose(D[j], kth) and j > ref[-1]:
                 relation = f"= the {ordinal(k)} nearest's {fmt(kth)}, but X[{ref[-1]}]"
                 relation += " has the lower index"
-                hint = hint or (
-                    "Equal distances go to the lower index: sort stably (np.argsort(d, "
-                    "kind='stable')), so that of two samples at the same distance the "
-                    "one with the lower j comes first."
-                )
+                hint = hint or _TIES_HINT
             else:
                 relation = f"> the {ordinal(k)} nearest's {fmt(kth)}"
             yours_text = (
@@ -228,6 +230,16 @@ class KNNExercise(Exercise):
                 f"yours are the same samples in another order, {_listing(yours)} at "
                 f"distances {fmt(D[yours])}"
             )
+            increasing = np.diff(D[yours]) >= 0
+            if np.all(increasing | np.isclose(D[yours][1:], D[yours][:-1])):
+                # in increasing distance: only the order of equal distances differs
+                t = int(np.flatnonzero(yours != ref)[0])
+                yours_text += (
+                    f": X[{yours[t]}] and X[{ref[t]}] are both at distance "
+                    f"{fmt(D[ref[t]])}, and of equal distances the rule takes the "
+                    f"lower index first, X[{ref[t]}]"
+                )
+                hint = hint or _TIES_HINT
             hint = hint or "List the neighbours nearest first, in increasing distance."
         return Divergence(where, f"{nearest};\n{yours_text}.", hint)
 
@@ -402,6 +414,21 @@ class BranchBoundExercise(Exercise):
                 np.array([5.2, 1.3]),
             )
         ]
+        # At a leaf, rule 2 skips every sample that rule 1 would drop with the leaf
+        # (D(x_i, M_p) <= r_p): only rule 1 at an internal node shows in the
+        # evaluations.  With the group at (6, 0) spread wider, B = 0.5 from the first
+        # leaf lets rule 1 prune the node above a leaf of two samples on either side
+        # of its mean, which rule 2 alone would search (random cases seldom show it).
+        wide = X.copy()
+        wide[3:6] = [[6, 0], [4, 0], [6, 2]]
+        cases.append(
+            self.case(
+                "the same groups, the one at (6, 0) spread wider, x beside it: rule 1 "
+                "prunes a node whose samples rule 2 alone would not skip",
+                wide,
+                np.array([5.5, 2.0]),
+            )
+        )
         # each kind three times: rule 1's r_p and rule 2's sides matter only for some
         # queries, and every seed must show a search that ignores them
         kinds = ["uniform", "near", "duplicates", "far", "near", "near"] * 3
@@ -680,7 +707,11 @@ def _search(walk, rule1="course", rule2="both", nearest_first=True, update=True)
 
     def prunes(p):
         d, B = walk.d_node(p), state["B"]
-        return d > B + walk.radii[p] if rule1 == "course" else d > B
+        return {
+            "course": d > B + walk.radii[p],
+            "no r_p": d > B,
+            "none": False,
+        }[rule1]
 
     def skips(d, c):
         B = state["B"]
@@ -723,6 +754,12 @@ _MISTAKES = {
         "Rule 1 is D(x, M_p) > B + r_p: a node whose mean is farther than B may still "
         "hold a sample nearer than B (up to r_p from M_p); you seem to prune when "
         "D(x, M_p) > B, without r_p."
+    ),
+    (("rule1", "none"),): (
+        "You do not apply rule 1: drop a child when D(x, M_p) > B + r_p, with B as it "
+        "is when its turn comes.  At a leaf, rule 2 skips every sample that rule 1 "
+        "would drop with the leaf; but only rule 1 prunes a node above the leaves, "
+        "since rule 2 judges each sample by the mean of its own leaf."
     ),
     (("rule2", "sum"),): (
         "Rule 2 with the wrong side of the triangle inequality: x_i is skipped when "
@@ -1242,6 +1279,10 @@ class HartCondensingExercise(Exercise):
             return store
         history = expected
         stored = history.stored
+        if np.array_equal(np.sort(store), np.sort(stored)) and not np.array_equal(
+            store, stored
+        ):
+            return self.reordered(stored, store)
         # the pass in which each stored sample entered (0: the first sample)
         passes = np.concatenate(
             [np.zeros(len(history.seeds), dtype=int)]
@@ -1253,6 +1294,20 @@ class HartCondensingExercise(Exercise):
             if r != s:
                 return self.diverged(X, labels, stored, passes, t, r, s)
         return None
+
+    @staticmethod
+    def reordered(stored, store):
+        """The right samples in the store, listed in another order than they
+        entered it."""
+        how = " (sorted by index)" if np.all(np.diff(store) > 0) else ""
+        return Divergence(
+            "the order of the store",
+            f"Your store holds exactly the rule's samples, but not in the order they "
+            f"entered it: the rule stores {_listing(stored)}, in that order; yours "
+            f"lists {_listing(store)}{how}.",
+            "Return the store in the order the samples entered it, X[0] first: "
+            "append each moved sample at the end, and do not sort the store.",
+        )
 
     @staticmethod
     def whole_nearest(X, j):

@@ -111,8 +111,18 @@ def test_check_refuses_what_it_cannot_run():
         check("kesler", "kesler")
     with pytest.raises(TypeError, match="seed must be an int"):
         check("kesler", kesler, seed=1.5)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        check("kesler", kesler, seed=True)
+    with pytest.raises(ValueError, match=r"seed must be in \[0, inf\], got -1"):
+        check("kesler", kesler, seed=-1)
     with pytest.raises(ValueError, match="Unknown exercise"):
         template("nope")
+
+
+def test_a_numpy_integer_seed_is_a_seed():
+    assert str(check("kesler", kesler, seed=np.int64(2))) == str(
+        check("kesler", kesler, seed=2)
+    )
 
 
 def test_checking_writes_nothing(tmp_path, monkeypatch):

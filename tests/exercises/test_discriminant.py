@@ -76,7 +76,7 @@ def test_fisher_any_scale_and_sign_of_the_columns_passes():
         ),
         (
             {"order": "increasing"},
-            "W, column 1",
+            "W[:, 0]: the direction w of the largest λ",
             ["decreasing order of λ", "largest first"],
         ),
     ],
@@ -91,6 +91,18 @@ def test_fisher_classic_mistakes_are_named(change, where, words):
     for word in words:
         assert word in result.divergence.hint, result.divergence.hint
     assert where.split(",")[0] in str(result)
+
+
+def test_fisher_columns_are_counted_from_0_as_everywhere():
+    def student(X, labels, n_classes):
+        S_w, S_b, W = fisher_lda(X, labels, n_classes)
+        if n_classes > 2:
+            W[:, 1] = W[:, 0]  # the 2nd direction wrong, the 1st right
+        return S_w, S_b, W
+
+    result = check("fisher_lda", student)
+    assert result.passed is False
+    assert result.divergence.where == "W[:, 1]: the direction w of the 2nd largest λ"
 
 
 def test_fisher_directions_in_rows_are_named():
@@ -112,7 +124,7 @@ def test_fisher_rows_of_the_eigenvector_matrix_are_named():
 
     result = check("fisher_lda", student)
     assert result.passed is False
-    assert result.divergence.where.startswith("W, column")
+    assert result.divergence.where.startswith("W[:, ")
     assert "V[:, k]" in result.divergence.hint
 
 

@@ -130,6 +130,15 @@ def test_perceptron_keeping_one_array_in_its_steps():
     assert "steps.append(a.copy())" in result.divergence.hint
 
 
+def test_perceptron_ignoring_rho_is_shown_the_value_of_rho():
+    def mistaken(X, labels, rho=1.0, max_epochs=100):
+        return perceptron(X, labels, 1.0, max_epochs)  # rho ignored
+
+    result = check("perceptron", mistaken)
+    assert not result
+    assert "a ← a + ρ z y with ρ = 0.5: a = " in result.divergence.message
+
+
 # --- the linear machine ---------------------------------------------------------
 
 

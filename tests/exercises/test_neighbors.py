@@ -32,6 +32,12 @@ def last_maximum(counts):
     return len(counts) - 1 - int(np.argmax(counts[::-1]))
 
 
+def higher_index_first(d, k):
+    """The k nearest, in increasing distance but equal distances higher index first."""
+    nearest = np.argsort(d, kind="stable")[:k]
+    return nearest[np.lexsort((-nearest, d[nearest]))]
+
+
 # -- branch and bound ---------------------------------------------------------------
 
 
@@ -223,6 +229,18 @@ MISTAKES = [
         ["the other side of rule 2 skips it", "Rule 2 has two sides"],
     ),
     (
+        "knn",
+        lambda X, labels, queries, k: knn(
+            X, labels, queries, k, order=lambda d: higher_index_first(d, k)
+        ),
+        ["same samples in another order", "both at distance", "lower index first"],
+    ),
+    (
+        "branch_and_bound",
+        lambda *args: branch_and_bound(*args, rule1=lambda d, B, r: False),
+        ["rule 1 prunes node", "You do not apply rule 1"],
+    ),
+    (
         "branch_and_bound",
         lambda *args: branch_and_bound(*args, nearest_first=False),
         ["evaluation 1", "nearest first"],
@@ -270,6 +288,11 @@ MISTAKES = [
         "hart_condensing",
         lambda X, labels: hart_condensing(X, labels, keep_correct=True),
         ["it moves into the store; you stored X[", "Store only the misclassified"],
+    ),
+    (
+        "hart_condensing",
+        lambda X, labels: sorted(hart_condensing(X, labels)),
+        ["the order of the store", "exactly the rule's samples", "do not sort"],
     ),
 ]
 

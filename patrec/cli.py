@@ -17,21 +17,24 @@ command with a one-line message and exit code 2.
 
 A CSV file may or may not start with a header row.  The first row is read as a header
 unless every one of its fields looks like data of its column (a number in a numeric
-column, one of the column's values in a text column); ``--no-header`` and ``--header``
-override that guess.  Without a header the columns are named ``x1``, ``x2``, ...; a
-column may always be given to ``--target`` by its number, counting from 1.
+column, one of the column's values in a text column, or a missing value such as "NA",
+which is then reported); ``--no-header`` and ``--header`` override that guess.  Without
+a header the columns are named ``x1``, ``x2``, ...; a column may always be given to
+``--target`` by its number, counting from 1.
 """
 
 import argparse
 import ast
 import csv
 import difflib
+import io
 import os
 import re
 import sys
 import textwrap
 import warnings
 from collections import namedtuple
+from decimal import Decimal
 
 import numpy as np
 
@@ -57,6 +60,13 @@ _FEW_CLASSES = 20
 
 # Spellings of a missing value, upper-cased.
 _MISSING = ("NA", "N/A", "NAN", "NULL", "NONE", "?", "-")
+
+# ... of which these also name classes in real data ("+" and "-", a disease of
+# severity "none"): in the target column they are classes, not missing values.
+_ALSO_CLASSES = ("-", "NONE")
+
+# The field separators the CSV reader recognises, and how a message names them.
+_SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
 
 Dataset = namedtuple("Dataset", "X y name feature_names target")
 
@@ -286,31 +296,31 @@ def read_csv(path, target=None, header=None, note=None, features=None, drop=None
     ``header`` is True (the first row names the columns), False (it is data) or None
     (guess, and tell ``note`` when the guess is "no header").
     """
-    rows = _without_empty_last_column(_read_rows(path))
+    rows, lines = _read_rows(path)
+    rows = _without_empty_last_column(rows)
     if len(rows[0]) < 2:
-        raise UsageError(f"{path} has a single column: no features besides the target")
+        raise UsageError(_single_column_message(rows, lines, path))
     if header is None:
         header = _guess_header(rows, target, path, note)
     if header:
         if len(rows) < 2:
             raise UsageError(f"{path} needs a header row and at least one data row")
-        names, body = [name.strip() for name in rows[0]], rows[1:]
-        first_line = 2
+        names, body, lines = [name.strip() for name in rows[0]], rows[1:], lines[1:]
+        _check_unique(names, path)
     else:
         names, body = [f"x{i + 1}" for i in range(len(rows[0]))], rows
-        first_line = 1
-    for line, row in enumerate(body, start=first_line):
+    for line, row in zip(lines, body):
         if len(row) != len(names):
             raise UsageError(
                 f"{path}, line {line}: {len(row)} fields, expected {len(names)}"
             )
     columns = [[row[i].strip() for row in body] for i in range(len(names))]
     column = _target_column(names, target, path)
-    for row, text in enumerate(columns[column]):
-        if not text or (_is_number(text) and np.isnan(float(text))):
+    for line, text in zip(lines, columns[column]):
+        if _is_missing(text) and text.upper() not in _ALSO_CLASSES:
             raise UsageError(
                 f"the target column {names[column]!r} of {path} has no class "
-                f"at line {row + first_line}: every sample needs one; fill "
+                f"at line {line}: every sample needs one; fill "
                 "it in or remove the row"
             )
     y = _labels(columns[column], names, columns, column, path)
@@ -324,8 +334,8 @@ def read_csv(path, target=None, header=None, note=None, features=None, drop=None
                 X[row, j] = float(text)
             except ValueError:
                 what = "an empty field" if not text else repr(text)
-                if not text or text.upper() in _MISSING:
-                    missing.setdefault(i, []).append((row + first_line, what))
+                if _is_missing(text):
+                    missing.setdefault(i, []).append((lines[row], what))
                     X[row, j] = 0.0
                     continue
                 if _is_number(text.replace(",", ".", 1)):
@@ -342,11 +352,11 @@ def read_csv(path, target=None, header=None, note=None, features=None, drop=None
                     hint = f"; if it holds the classes, pass --target {names[i]!r}"
                 raise UsageError(
                     f"column {names[i]!r} of {path} is not numeric: "
-                    f"{what} at line {row + first_line}{hint}"
+                    f"{what} at line {lines[row]}{hint}"
                 ) from None
     for row, j in np.argwhere(np.isnan(X)):
         missing.setdefault(features[j], []).append(
-            (row + first_line, repr(columns[features[j]][row]))
+            (lines[row], repr(columns[features[j]][row]))
         )
     if missing:
         raise UsageError(_missing_message(missing, names, path))
@@ -354,7 +364,7 @@ def read_csv(path, target=None, header=None, note=None, features=None, drop=None
         row, j = np.argwhere(~np.isfinite(X))[0]
         raise UsageError(
             f"column {names[features[j]]!r} of {path} holds an infinite value "
-            f"({columns[features[j]][row]!r}) at line {row + first_line}: "
+            f"({columns[features[j]][row]!r}) at line {lines[row]}: "
             "features must be finite numbers"
         )
     return Dataset(X, y, path, [names[i] for i in features], names[column])
@@ -377,15 +387,57 @@ def _missing_message(missing, names, path):
     )
 
 
+def _check_unique(names, path):
+    """Refuse a header that gives two columns one name: which would ``--features``
+    mean?"""
+    seen = set()
+    for name in names:
+        if name not in seen:
+            seen.add(name)
+            continue
+        numbers = [str(i + 1) for i, other in enumerate(names) if other == name]
+        raise UsageError(
+            f"{path} has {len(numbers)} columns named {name!r} (columns "
+            f"{', '.join(numbers[:-1])} and {numbers[-1]}): give each column its "
+            "own name in the header row"
+        )
+
+
+def _single_column_message(rows, lines, path):
+    """Why a file read as a single column: a separator the reader does not know, or
+    a title or comment line above the header or data."""
+    wider = next((i for i, row in enumerate(rows) if len(row) > 1), None)
+    if wider is not None:
+        return (
+            f"{path}: its first line, {rows[0][0]!r}, has a single field but line "
+            f"{lines[wider]} has {len(rows[wider])}: remove the lines above the header "
+            "or the data (a title, a # comment)"
+        )
+    *others, last = _SEPARATORS.values()
+    return (
+        f"{path} has a single column, so no features besides the target: its first "
+        f"line reads {rows[0][0]!r}; the fields of a line must be separated by "
+        f"{', '.join(others)} or {last}"
+    )
+
+
 def _read_rows(path):
+    """The non-empty rows of a CSV file, and the line of the file where each starts
+    (a quoted field may hold line breaks)."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as stream:
             text = stream.read()
         try:
-            dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+            dialect = csv.Sniffer().sniff(text[:4096], delimiters="".join(_SEPARATORS))
         except csv.Error:
             dialect = csv.excel
-        rows = [row for row in csv.reader(text.splitlines(), dialect) if row]
+        reader = csv.reader(io.StringIO(text, newline=""), dialect)
+        rows, lines, start = [], [], 1
+        for row in reader:
+            if row:
+                rows.append(row)
+                lines.append(start)
+            start = reader.line_num + 1
     except FileNotFoundError:
         close = difflib.get_close_matches(path, BUNDLED, n=1)
         hint = f" (did you mean the bundled data set {close[0]!r}?)" if close else ""
@@ -402,7 +454,7 @@ def _read_rows(path):
         raise UsageError(f"cannot read {path}: {exc}") from None
     if not rows:
         raise UsageError(f"{path} is empty")
-    return rows
+    return rows, lines
 
 
 def _without_empty_last_column(rows):
@@ -419,9 +471,11 @@ def _guess_header(rows, target, path, note):
     """Whether the first row names the columns (see the module docstring).
 
     It does when ``--target`` gives a name found in it, or when it does not look like
-    data.  A first row that looks like data is still a header when the target column
-    holds classes and the first row's value there appears in no other row: as data,
-    that sample would be a class of one, which no fold split can use.
+    data.  A first row that looks like data is still a header, said in a note, when
+    it has empty fields (a header leaves a column unnamed: pandas, above its index),
+    or when the target column holds classes and the first row's value there appears
+    in no other row: as data, that sample would be a class of one, which no fold
+    split can use.
     """
     first = [field.strip() for field in rows[0]]
     by_number = (
@@ -429,29 +483,37 @@ def _guess_header(rows, target, path, note):
     )
     if target is not None and not by_number and target in first:
         return True
-    if not _looks_like_data(rows[0], rows[1:]):
+    if not _looks_like_data(first, rows[1:]):
         return True
     column = int(target) - 1 if by_number else len(first) - 1
     others = [row[column].strip() for row in rows[1:]]
-    if (
+    empty = [str(i + 1) for i, field in enumerate(first) if not field]
+    if empty:
+        reason = (
+            f"it leaves column{'s' if len(empty) > 1 else ''} {', '.join(empty)} "
+            "empty, as a header does above an unnamed column"
+        )
+    elif (
         (target is None or by_number)
         and first[column] not in others
+        and not _is_missing(first[column])
         and _looks_like_classes(others)
     ):
+        reason = f"its {first[column]!r} in the target column appears in no other row"
+    else:
         if note is not None:
             note(
-                f"{path}: reading its first row as the header, although it looks like "
-                f"data: its {first[column]!r} in the target column appears in no other "
-                "row; pass --no-header if it is data"
+                f"{path} has no header row (its first row looks like data): reading "
+                f"all {len(rows)} rows, columns named x1 .. x{len(rows[0])}; pass "
+                "--header if the first row does name the columns"
             )
-        return True
+        return False
     if note is not None:
         note(
-            f"{path} has no header row (its first row looks like data): reading "
-            f"all {len(rows)} rows, columns named x1 .. x{len(rows[0])}; pass "
-            "--header if the first row does name the columns"
+            f"{path}: reading its first row as the header, although it looks like "
+            f"data: {reason}; pass --no-header if it is data"
         )
-    return False
+    return True
 
 
 def _is_number(text):
@@ -462,19 +524,32 @@ def _is_number(text):
     return True
 
 
+def _is_missing(text):
+    """Whether a field (stripped) is empty or spells a missing value ("NA", "?",
+    "nan", ...)."""
+    return (
+        not text
+        or text.upper() in _MISSING
+        or (_is_number(text) and np.isnan(float(text)))
+    )
+
+
 def _looks_like_data(first, body):
-    """Whether every field of the first row fits its column as a value of it.
+    """Whether every field of the first row (stripped) fits its column as a value of
+    it, or as a missing value.
 
     A header names its columns: "sepal_length" above numbers, "species" above the
     species.  A first row of data holds a number in every numeric column and, in a
-    text column, one of that column's values.
+    text column, one of that column's values; in any column it may miss a value
+    (an empty field, "NA", "?", ...), which is then reported as missing.
     """
     if not body:
         return all(_is_number(field) for field in first)
     for i, field in enumerate(first):
-        field = field.strip()
+        if _is_missing(field):
+            continue
         values = [row[i].strip() for row in body if i < len(row)]
-        if all(_is_number(value) for value in values if value):
+        if all(_is_number(value) for value in values if not _is_missing(value)):
             if not _is_number(field):
                 return False
         elif field not in set(values):
@@ -508,7 +583,8 @@ def _looks_like_classes(values):
 
 
 def _labels(values, names, columns, column, path):
-    """The target column as labels: integers when all are integers, else the text.
+    """The target column as labels: integers when all are whole numbers (so "1" and
+    "1.0" are one class), else the text.
 
     A numeric column with fractions (a measurement such as a petal width) is refused,
     naming the columns that could hold the classes instead.
@@ -518,10 +594,11 @@ def _labels(values, names, columns, column, path):
     except ValueError:
         return np.array(values)
     if np.isfinite(numbers).all() and np.array_equal(numbers, np.round(numbers)):
+        integers = [int(Decimal(value)) for value in values]  # exact, unlike float
         try:
-            return np.array([int(value) for value in values], dtype=np.int64)
-        except (ValueError, OverflowError):  # "3.0", or beyond int64
-            return np.array(values)
+            return np.array(integers, dtype=np.int64)
+        except OverflowError:  # beyond int64: the integers as text
+            return np.array([str(integer) for integer in integers])
     distinct = np.unique(values)
     examples = ", ".join(
         distinct[np.linspace(0, len(distinct) - 1, min(3, len(distinct))).astype(int)]
@@ -834,6 +911,7 @@ def print_table(rows, out, notes=True):
     (with ``notes``) a line for each kind of warning it gave."""
     show_warnings = notes
     header = ("classifier", "error rate", "fit (ms)", "predict (ms)")
+    plus_minus = _encodable("±", out, "+/-")
     lines = [header]
     notes = []
     for name, result, warned in rows:
@@ -845,7 +923,7 @@ def print_table(rows, out, notes=True):
         lines.append(
             (
                 name,
-                f"{error.mean():.3f} ± {error.std():.3f}",
+                f"{error.mean():.3f} {plus_minus} {error.std():.3f}",
                 f"{1e3 * result['fit_time'].mean():.2f}",
                 f"{1e3 * result['predict_time'].mean():.2f}",
             )
@@ -863,6 +941,16 @@ def print_table(rows, out, notes=True):
             print("  ".join("-" * w for w in widths), file=out)
     for text in notes:
         print(text, file=out)
+
+
+def _encodable(text, out, fallback):
+    """``text``, or ``fallback`` when the encoding of ``out`` has no character for it
+    (an ASCII terminal)."""
+    try:
+        text.encode(getattr(out, "encoding", None) or "utf-8")
+    except UnicodeEncodeError:
+        return fallback
+    return text
 
 
 def _positive_class(args, classes):
@@ -1124,6 +1212,10 @@ def _first_line(exc):
 
 def main(argv=None):
     """Entry point of the ``patrec`` command; returns the exit code."""
+    # A character the output's encoding lacks (a class name on an ASCII terminal) is
+    # written as an escape such as \xe8, as Python's standard error does: no traceback.
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     try:
         return compare(args)

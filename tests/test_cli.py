@@ -1,5 +1,6 @@
 """The command line, end to end in a subprocess, with its real output parsed."""
 
+import os
 import re
 import subprocess
 import sys
@@ -15,13 +16,15 @@ ROW = re.compile(
 )
 
 
-def run(*args, cwd=None):
-    """Run ``python -m patrec`` (tests/conftest.py points subprocesses at our patrec)."""
+def run(*args, cwd=None, env=None):
+    """Run ``python -m patrec`` (tests/conftest.py points subprocesses at our patrec),
+    with the variables of ``env`` added to the environment."""
     return subprocess.run(
         [sys.executable, "-m", "patrec", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
+        env=None if env is None else {**os.environ, **env},
         timeout=300,
     )
 
@@ -981,3 +984,131 @@ def test_plot_draws_any_column_name_or_says_it_numbered_them(tmp_path):
     else:  # a font with these characters is installed: the names themselves
         assert drawn["names"] == ["长度", "宽度"]
     assert (tmp_path / "cjk.png").stat().st_size > 0
+
+
+# -- review of the compare command: first rows, targets, line numbers, output -----------
+
+
+def test_a_first_row_of_numbers_and_missing_values_is_data(tmp_path):
+    rng = np.random.default_rng(0)
+    rows = [[*np.round(x, 2), i % 2] for i, x in enumerate(rng.normal(size=(40, 3)))]
+    write_csv(tmp_path / "na.csv", [["5.1", "NA", "1.4", "0"], *rows])
+    result = run("compare", "--data", "na.csv", "-q", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "column 'x2' holds 'NA' at line 1;" in result.stderr, result.stderr
+    # an empty field may be a header's unnamed column: read as one, but said
+    write_csv(tmp_path / "empty.csv", [["5.1", "", "1.4", "0"], *rows])
+    result = run("compare", "--data", "empty.csv", "--drop", "zz", cwd=tmp_path)
+    assert result.returncode == 2
+    assert (
+        "reading its first row as the header, although it looks like data: it "
+        "leaves column 2 empty, as a header does above an unnamed column; pass "
+        "--no-header if it is data" in result.stderr
+    ), result.stderr
+
+
+@pytest.mark.parametrize("spelling", ["NA", "?", "n/a", "NULL", "-nan"])
+def test_every_spelling_of_a_missing_class_is_refused(tmp_path, spelling):
+    (tmp_path / "data.csv").write_text(f"a,b,label\n1,2,x\n3,4,{spelling}\n5,6,y\n")
+    result = run("compare", "--data", "data.csv", "--cv", "2", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "the target column 'label' of data.csv has no class at line 3" in (
+        result.stderr
+    ), result.stderr
+
+
+def test_plus_and_minus_are_classes(tmp_path):
+    write_csv(
+        tmp_path / "signs.csv",
+        [[i, i % 3, "+-"[i % 2]] for i in range(20)],
+        header=["a", "b", "sign"],
+    )
+    result = run("compare", "--data", "signs.csv", "--classifiers", "knn", "--report",
+                 "-q", cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "20 samples, 2 features, 2 classes" in result.stdout
+
+
+def test_line_numbers_are_those_of_the_file(tmp_path):
+    (tmp_path / "blank.csv").write_text("a,b,target\n1,2,x\n\n3,4,y\n5,oops,x\n")
+    result = run("compare", "--data", "blank.csv", "-q", cwd=tmp_path)
+    assert "'oops' at line 5;" in result.stderr, result.stderr
+    # a quoted name spanning two lines, blank lines, a missing value and a class
+    (tmp_path / "quoted.csv").write_text(
+        'a,"b\nin mm",target\n\n1,2,x\n\n\n3,NA,y\n4,5,\n'
+    )
+    result = run("compare", "--data", "quoted.csv", "-q", "--drop", "b", cwd=tmp_path)
+    assert "has no class at line 8:" in result.stderr, result.stderr
+    (tmp_path / "quoted.csv").write_text('a,"b\nin mm",target\n\n1,2,x\n\n\n3,NA,y\n')
+    result = run("compare", "--data", "quoted.csv", "-q", cwd=tmp_path)
+    assert "column 'b\\nin mm' holds 'NA' at line 7;" in result.stderr, result.stderr
+    (tmp_path / "short.csv").write_text("a,b,target\r\n\r\n1,2,x\r\n3,4\r\n")
+    result = run("compare", "--data", "short.csv", "-q", cwd=tmp_path)
+    assert "short.csv, line 4: 2 fields, expected 3" in result.stderr, result.stderr
+
+
+def test_output_a_terminal_cannot_encode_is_replaced(tmp_path):
+    write_csv(
+        tmp_path / "fleurs.csv",
+        [[*r, f"espèce {t}"] for r, t in zip(*load_iris(return_X_y=True))],
+        header=["a", "b", "c", "d", "espèce"],
+    )
+    result = run("compare", "--data", "fleurs.csv", "--classifiers", "knn", "--report",
+                 cwd=tmp_path, env={"PYTHONIOENCODING": "ascii"})  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert re.search(r"^knn\s+0\.\d{3} \+/- 0\.\d{3}\s", result.stdout, re.MULTILINE)
+    assert "esp\\xe8ce 0" in result.stdout
+
+
+def test_duplicate_column_names_are_refused(tmp_path):
+    (tmp_path / "twice.csv").write_text("a,a,c,target\n1,2,3,x\n2,3,4,y\n")
+    result = run("compare", "--data", "twice.csv", "--features", "a", cwd=tmp_path)
+    assert result.returncode == 2
+    assert (
+        "patrec: error: twice.csv has 2 columns named 'a' (columns 1 and 2): give "
+        "each column its own name in the header row"
+    ) == result.stderr.strip()
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (
+            "a|b|target\n1|2|x\n2|3|y\n",
+            "data.csv has a single column, so no features besides the target: its "
+            "first line reads 'a|b|target'; the fields of a line must be separated "
+            "by commas, semicolons or tabs",
+        ),
+        ("a b target\n1 2 x\n2 3 y\n", "its first line reads 'a b target'; the fields"),
+        (
+            "# my data\na,b,target\n1,2,x\n2,3,y\n",
+            "data.csv: its first line, '# my data', has a single field but line 2 has "
+            "3: remove the lines above the header or the data",
+        ),
+    ],
+)
+def test_an_unknown_separator_or_a_first_comment_line_is_named(
+    tmp_path, content, message
+):
+    (tmp_path / "data.csv").write_text(content)
+    result = run("compare", "--data", "data.csv", cwd=tmp_path)
+    assert result.returncode == 2
+    assert message in result.stderr, result.stderr
+
+
+def test_integer_classes_written_as_decimals_are_one_class(tmp_path):
+    X, y, _ = _iris_rows()
+    labels = [f"{t}.0" if i % 2 else t for i, t in enumerate(y)]
+    write_csv(tmp_path / "mixed.csv", [[*r, t] for r, t in zip(X, labels)],
+              header=["a", "b", "c", "d", "class"])  # fmt: skip
+    result = run("compare", "--data", "mixed.csv", "--classifiers", "knn", "--report",
+                 "-q", cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "150 samples, 4 features, 3 classes" in result.stdout
+    assert "error by class: 0 " in result.stdout
+    # a target with fractions is still a measurement
+    write_csv(tmp_path / "widths.csv", [[*r[:3], t, r[3]] for r, t in zip(X, y)],
+              header=["a", "b", "c", "class", "width"])  # fmt: skip
+    result = run("compare", "--data", "widths.csv", cwd=tmp_path)
+    assert result.returncode == 2 and "measurements, not classes" in result.stderr

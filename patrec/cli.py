@@ -65,6 +65,9 @@ _MISSING = ("NA", "N/A", "NAN", "NULL", "NONE", "?", "-")
 # severity "none"): in the target column they are classes, not missing values.
 _ALSO_CLASSES = ("-", "NONE")
 
+# --plot names the classes in a legend up to this many (the colour map's colours).
+_LEGEND_CLASSES = 10
+
 # The field separators the CSV reader recognises, and how a message names them.
 _SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
 
@@ -1136,7 +1139,9 @@ def _plot_regions(rows, data, args, progress):
         textwrap.fill(title, int(9 * 4.5 * columns), break_on_hyphens=False)
     )
     params = parse_params(args.param, registry.classifier_names())
-    legend = True  # on the first panel that draws regions
+    # on the first panel that draws regions, while the classes' colours are distinct
+    # (tab10's ten) and their list fits beside a panel
+    legend = len(np.unique(y)) <= _LEGEND_CLASSES
     for number, (ax, (name, result, _)) in enumerate(zip(axes.flat, rows), start=1):
         progress.show(f"[patrec] plotting {number}/{len(rows)} {name} ...")
         if isinstance(result, str):  # failed in the table: no regions to draw

@@ -4,6 +4,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -398,6 +399,35 @@ def draw_figure(argv):
     finally:
         plt.close = real_close
     return figures[0], out.getvalue()
+
+
+def test_a_plot_of_many_classes_has_no_legend_and_keeps_its_layout(tmp_path):
+    """Forty classes: a legend would repeat the ten colours and outgrow the panel,
+    which collapsed the figure's layout (with a warning)."""
+    rng = np.random.default_rng(0)
+    centres = np.repeat(rng.uniform(-8, 8, size=(40, 2)), 15, axis=0)
+    X = centres + rng.normal(size=centres.shape)
+    write_csv(
+        tmp_path / "many.csv",
+        [[f"{a:.4f}", f"{b:.4f}", c] for (a, b), c in zip(X, np.arange(600) // 15)],
+        header=["a", "b", "target"],
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figure, _ = draw_figure(
+            [
+                "--data",
+                str(tmp_path / "many.csv"),
+                "--classifiers",
+                "knn",
+                "--plot",
+                str(tmp_path / "many.png"),
+            ]
+        )
+    axes = [ax for ax in figure.axes if ax.get_visible()]
+    assert len(axes) == 1 and axes[0].get_legend() is None
+    assert len(axes[0].collections) > 0  # the samples are drawn
+    __import__("matplotlib.pyplot").pyplot.close(figure)
 
 
 def test_a_classifier_that_cannot_fit_the_plane_gets_a_short_note(tmp_path):

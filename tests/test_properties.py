@@ -54,7 +54,16 @@ def test_minimum_distance_predicts_the_class_of_the_nearest_mean(X, seed):
     # where the two class means are not (nearly) equidistant, the rule is exact
     clear = np.abs(D[:, 0] - D[:, 1]) > 1e-9 * (1 + D.max())
     expected = clf.classes_[np.argmin(D, axis=1)]
-    np.testing.assert_array_equal(clf.predict(X)[clear], expected[clear])
+    try:
+        predicted = clf.predict(X)
+    except ValueError as exc:
+        # refused only where a sample and a prototype differ by so little that the
+        # squares underflow (a distance of 0 between distinct points)
+        assert "underflow" in str(exc)
+        gaps = np.abs(X[:, None, :] - clf.prototypes_[None, :, :])
+        assert ((gaps > 0) & (gaps < 1e-150)).any()
+        return
+    np.testing.assert_array_equal(predicted[clear], expected[clear])
 
 
 @settings(max_examples=80, deadline=None)

@@ -26,7 +26,6 @@ The exercises, by chapter (``names()`` lists them):
 
 import numbers
 
-from .._validation import check_scalar
 from ._checking import CheckResult, run_check
 from ._discriminant import FisherLDAExercise, QDAExercise
 from ._linear import KeslerExercise, LinearMachineExercise, PerceptronExercise
@@ -197,5 +196,8 @@ def check(name, function, *, seed=0):
             f"function must be your implementation (a callable); got "
             f"{type(function).__name__}."
         )
-    check_scalar(seed, "seed", numbers.Integral, low=0)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be an int; got {type(seed).__name__}.")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int; got {seed}.")
     return run_check(exercise, function, int(seed))

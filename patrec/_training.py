@@ -23,14 +23,13 @@ only test of it sits on the correction branch.
 """
 
 import numbers
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
 
 from ._progress import Reporter
 from ._validation import check_flag, check_random_state, check_scalar, check_X
-from .exceptions import ConvergenceWarning
+from .exceptions import ConvergenceWarning, warn_caller
 
 __all__ = [
     "EpochLearner",
@@ -97,31 +96,48 @@ def epoch_orders(n_samples, shuffle, random_state):
         yield rng.permutation(n_samples).astype(np.intp) if shuffle else in_order
 
 
-def check_epoch(count, X):
+def check_epoch(count, X, sample_weight=NO_WEIGHTS):
     """The count returned by an epoch loop, or a ValueError when it reports (with -1)
     that a score w . x overflowed float64."""
     if count < 0:
+        culprit, sizes, also = _what_is_large(X, sample_weight)
         raise ValueError(
-            "The scores w . x overflowed float64 during training: the features are too "
-            f"large (largest |x| = {_largest_magnitude(X):.3g}). Scale them first, for "
-            "example with sklearn.preprocessing.StandardScaler."
+            f"The scores w . x overflowed float64 during training: {culprit} too "
+            f"large ({sizes}). Scale the features first, for example with "
+            f"sklearn.preprocessing.StandardScaler{also}."
         )
     return count
 
 
-def check_finite_weights(weights, X, remedy="scale the features first"):
+def check_finite_weights(
+    weights, X, remedy="scale the features first", sample_weight=NO_WEIGHTS
+):
     """Raise a ValueError when the learned weights overflowed float64."""
     if not np.isfinite(weights).all():
+        _, sizes, also = _what_is_large(X, sample_weight)
         raise ValueError(
-            "The weights overflowed float64 during training (largest |x| = "
-            f"{_largest_magnitude(X):.3g}): {remedy}."
+            f"The weights overflowed float64 during training ({sizes}): {remedy}{also}."
         )
     return weights
 
 
-def _largest_magnitude(X):
+def _what_is_large(X, sample_weight):
+    """What may have made a score or a weight overflow, how large it is, and the
+    remedy to add: the features, or (when some weight exceeds 1 and so multiplies a
+    correction) the features or the sample weights."""
     values = X.data if sp.issparse(X) else X
-    return float(np.abs(values).max()) if values.size else 0.0
+    sizes = f"largest |x| = {float(np.abs(values).max()) if values.size else 0.0:.3g}"
+    heaviest = 1.0
+    if sample_weight is not None and len(sample_weight):
+        heaviest = float(sample_weight.max())
+    if heaviest <= 1.0:
+        return "the features are", sizes, ""
+    return (
+        "the features or the sample weights are",
+        f"{sizes}, largest sample_weight = {heaviest:.3g}",
+        ", or divide sample_weight by its largest value (a common factor of all the "
+        "weights scales the corrections alike)",
+    )
 
 
 def check_epochs(max_epochs):
@@ -434,8 +450,7 @@ def run_epochs(
     report(1, learner.summary(counts))
     problem = learner.unconverged_message(counts, max_epochs)
     if problem is not None:
-        # run_epochs <- _fit <- _validate_and_fit <- fit <- the caller's line
-        warnings.warn(problem, ConvergenceWarning, stacklevel=5)
+        warn_caller(problem, ConvergenceWarning)
     history = recorder.history() if recorder is not None else None
     return np.asarray(counts, dtype=np.intp), history
 

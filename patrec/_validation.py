@@ -403,16 +403,23 @@ def check_option(value, name, options):
 def check_random_state(seed):
     """Turn ``None``, an int, a `numpy.random.Generator` or a ``RandomState`` into a
     `numpy.random.Generator`."""
+    check_seed(seed)
     if isinstance(seed, np.random.Generator):
         return seed
     if isinstance(seed, np.random.RandomState):
         return np.random.default_rng(seed.randint(np.iinfo(np.int32).max))
-    if seed is None or (
-        isinstance(seed, numbers.Integral) and not isinstance(seed, bool)
-    ):
-        if seed is not None and seed < 0:
+    return np.random.default_rng(seed)
+
+
+def check_seed(seed):
+    """Refuse a ``random_state`` that `check_random_state` could not use, without
+    drawing from it (for an option that happens not to need it); return it."""
+    if isinstance(seed, (np.random.Generator, np.random.RandomState)) or seed is None:
+        return seed
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        if seed < 0:
             raise ValueError(f"random_state must be non-negative, got {seed}.")
-        return np.random.default_rng(seed)
+        return seed
     raise TypeError(
         f"random_state must be None, an int or a numpy random generator, got {seed!r}."
     )
@@ -456,6 +463,22 @@ def check_sample_weight(sample_weight, n_samples):
     if not np.any(weights > 0):
         raise ValueError("sample_weight is zero for every sample.")
     return weights
+
+
+def unit_scaled_weights(sample_weight):
+    """``sample_weight`` times the power of two ``2**-exponent`` that brings its largest
+    entry into [0.5, 1); returns ``(scaled, exponent)``.
+
+    For estimators whose every estimate is a ratio of weighted sums (a weighted mean,
+    a scatter divided by the total weight), so that a common factor of the weights
+    changes nothing: the sums then stay within float64 however large (1e306) or
+    small (1e-309) the weights are.  A power of two only shifts exponents, so each
+    product and sum is the one before, scaled exactly (save for products that fall
+    below float64's normal range), and every ratio comes out bit for bit the same.
+    ``ldexp(scaled.sum(), exponent)`` is the weights' total, should it be needed.
+    """
+    _, exponent = np.frexp(np.max(sample_weight))
+    return np.ldexp(sample_weight, -exponent), int(exponent)
 
 
 def check_class_weights(classes, codes, sample_weight):

@@ -8,6 +8,7 @@ catches it.  patrec never imports scikit-learn to make this work: it looks in
 """
 
 import sys
+import warnings
 
 __all__ = ["NotFittedError", "DataConversionWarning", "ConvergenceWarning"]
 
@@ -27,6 +28,21 @@ class DataConversionWarning(UserWarning):
 
 class ConvergenceWarning(UserWarning):
     """An iterative solver stopped before it converged; its result may be poor."""
+
+
+def warn_caller(message, category):
+    """``warnings.warn`` shown at the first line outside patrec that led here: the
+    caller's ``fit``, however deep inside patrec the warning arose (a reduction
+    fitting its binary models, say)."""
+    package = __name__.partition(".")[0]
+    frame, stacklevel = sys._getframe(1), 2  # 2: the function calling warn_caller
+    while frame is not None and _module(frame).partition(".")[0] == package:
+        frame, stacklevel = frame.f_back, stacklevel + 1
+    warnings.warn(message, category, stacklevel=stacklevel)
+
+
+def _module(frame):
+    return frame.f_globals.get("__name__", "")
 
 
 _bridges = {}

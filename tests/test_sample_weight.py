@@ -8,7 +8,15 @@ model equals the one fitted on ``np.repeat(X, w, axis=0)``.
 import numpy as np
 import pytest
 
-from patrec import QDA, FisherLDA, MinimumDistanceClassifier, SoftmaxRegression
+from patrec import (
+    QDA,
+    FisherLDA,
+    LinearMachine,
+    MinimumDistanceClassifier,
+    MulticlassSVM,
+    Perceptron,
+    SoftmaxRegression,
+)
 from patrec.linear.softmax import SoftmaxObjective
 
 WEIGHTED = [SoftmaxRegression, FisherLDA, QDA, MinimumDistanceClassifier]
@@ -246,3 +254,78 @@ def test_bad_weights_are_refused_by_name(cls, data, weights, error, message):
     with pytest.raises(error, match=message):
         cls().fit(X, y, sample_weight=weights)
     assert not hasattr(cls(), "classes_")
+
+
+# Estimates that are ratios of weighted sums (means, scatters over the total weight)
+# do not change when every weight is multiplied by the same number, however large or
+# small: a power of two leaves them bit for bit the same.
+SCALE_FREE = {
+    "fisher-svd": lambda: FisherLDA(),
+    "fisher-eigen": lambda: FisherLDA(solver="eigen"),
+    "fisher-shrunk": lambda: FisherLDA(solver="eigen", shrinkage=0.3),
+    "minimum-distance": lambda: MinimumDistanceClassifier(),
+    "minimum-distance-kmeans": lambda: MinimumDistanceClassifier(
+        n_prototypes=3, random_state=0
+    ),
+    "multiclass-svm": lambda: MulticlassSVM(random_state=0),
+}
+
+
+def _fitted_state(model):
+    names = ("prototypes_", "coef_", "intercept_", "scalings_", "means_")
+    return {name: getattr(model, name) for name in names if hasattr(model, name)}
+
+
+@pytest.mark.parametrize("exponent", [1000, -1060])
+@pytest.mark.parametrize("name", SCALE_FREE)
+def test_weights_times_a_power_of_two_change_nothing_at_the_range_ends(
+    name, exponent, data
+):
+    X, y, w = data
+    reference = _fitted_state(SCALE_FREE[name]().fit(X, y, sample_weight=w))
+    scaled = np.ldexp(w.astype(float), exponent)  # near 1e301, or subnormal
+    fitted = _fitted_state(SCALE_FREE[name]().fit(X, y, sample_weight=scaled))
+    assert fitted.keys() == reference.keys()
+    for key in reference:
+        np.testing.assert_array_equal(fitted[key], reference[key], err_msg=key)
+
+
+@pytest.mark.parametrize("factor", [1e307, 1e-309])
+@pytest.mark.parametrize("name", SCALE_FREE)
+def test_huge_or_tiny_weights_fit_the_same_model(name, factor, data):
+    # the weights' sums overflow (150 * 1e307) or lose their digits (subnormal)
+    X, y, w = data
+    reference = SCALE_FREE[name]().fit(X, y, sample_weight=w)
+    with np.errstate(over="raise", invalid="raise"):  # no overflow, no NaN
+        fitted = SCALE_FREE[name]().fit(X, y, sample_weight=w * factor)
+    for key, value in _fitted_state(reference).items():
+        np.testing.assert_allclose(
+            getattr(fitted, key), value, rtol=1e-9, atol=1e-12, err_msg=key
+        )
+    np.testing.assert_array_equal(fitted.predict(X), reference.predict(X))
+
+
+def test_ledoit_wolf_shrinks_less_the_more_samples_the_weights_stand_for(data):
+    # with shrinkage="auto" the total weight is the number of samples: 1e307 times
+    # the counts is so many that nothing is shrunk (the limit), not an overflow
+    X, y, w = data
+    counted = FisherLDA(solver="eigen", shrinkage="auto").fit(X, y, sample_weight=w)
+    many = FisherLDA(solver="eigen", shrinkage="auto").fit(
+        X, y, sample_weight=w * 1e307
+    )
+    unshrunk = FisherLDA(solver="eigen").fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(many.covariance_, unshrunk.covariance_, rtol=1e-12)
+    assert not np.allclose(counted.covariance_, unshrunk.covariance_, rtol=1e-6)
+
+
+@pytest.mark.filterwarnings("ignore::patrec.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("cls", [Perceptron, LinearMachine])
+def test_an_overflow_from_the_weights_names_them(cls, data):
+    X, y, _ = data
+    with pytest.raises(ValueError, match="overflowed float64") as caught:
+        cls(random_state=0).fit(X, y, sample_weight=np.full(len(y), 1e308))
+    assert "largest sample_weight = 1e+308" in str(caught.value)
+    assert "divide sample_weight by its largest value" in str(caught.value)
+    with pytest.raises(ValueError, match="overflowed float64") as caught:
+        cls(random_state=0).fit(X * 1e307, y)
+    assert "sample_weight" not in str(caught.value)

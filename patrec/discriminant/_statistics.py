@@ -131,7 +131,7 @@ def shrink(covariance, shrinkage):
     return shrunk
 
 
-def ledoit_wolf_covariance(centred, sample_weight=None):
+def ledoit_wolf_covariance(centred, sample_weight=None, weight_exponent=0):
     """Ledoit–Wolf shrunk covariance of one class's centred samples.
 
     The features are first scaled to unit variance (features with zero variance are
@@ -146,6 +146,10 @@ def ledoit_wolf_covariance(centred, sample_weight=None):
     sample_weight : ndarray of shape (n_samples,), default=None
         Frequency weights: every sum over the samples weights sample k by w_k and
         ``n`` becomes their total, exactly what repeating the samples would give.
+    weight_exponent : int, default=0
+        The weights given are the frequency weights divided by ``2**weight_exponent``
+        (`unit_scaled_weights`): ``n`` is their total times that power of two.  It
+        may overflow to infinity, the limit in which nothing is shrunk.
 
     Returns
     -------
@@ -165,13 +169,16 @@ def ledoit_wolf_covariance(centred, sample_weight=None):
     """
     n_features = centred.shape[1]
     if sample_weight is None:
-        n_samples, weights = centred.shape[0], None
+        n_samples = total = centred.shape[0]
+        weights = None
     else:
-        n_samples, weights = sample_weight.sum(), sample_weight
+        weights, total = sample_weight, sample_weight.sum()
+        with np.errstate(over="ignore"):
+            n_samples = np.ldexp(total, weight_exponent)
     scale = np.sqrt(np.average(centred**2, axis=0, weights=weights))
     scale[scale == 0.0] = 1.0
     Z = centred / scale
-    S = (Z if weights is None else Z * weights[:, np.newaxis]).T @ Z / n_samples
+    S = (Z if weights is None else Z * weights[:, np.newaxis]).T @ Z / total
     if n_features == 1:
         intensity = 0.0
     else:
@@ -279,9 +286,14 @@ def check_deviations(deviations):
     too_small = 0.0 < largest < np.sqrt(np.finfo(np.float64).tiny)
     if too_large or too_small:
         size = "large" if too_large else "small"
+        by = (
+            f"by up to {largest:.3g}"
+            if np.isfinite(largest)
+            else "by more than float64 holds"
+        )
         raise ValueError(
             f"The features of X are too {size} for a covariance estimate in float64: "
-            f"the samples differ from their class means by up to {largest:.3g}, whose "
+            f"the samples differ from their class means {by}, whose "
             "squares leave the floating-point range. Rescale the features (for "
             "example divide each by its standard deviation)."
         )

@@ -27,7 +27,12 @@ import numbers
 import numpy as np
 from scipy import linalg
 
-from .._validation import check_class_weights, check_option, check_scalar
+from .._validation import (
+    check_class_weights,
+    check_option,
+    check_scalar,
+    unit_scaled_weights,
+)
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ._bayes_rule import BayesRuleMixin
 from ._statistics import (
@@ -130,7 +135,11 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
     of class k; the between-class matrix is ``sum_k P(omega_k) (m_k - m)(m_k - m)^T``
     with ``m = sum_k P(omega_k) m_k``, which is ``S_b / n`` for the default priors.
     With the default priors both solvers give the same classifier and projection as
-    scikit-learn's ``LinearDiscriminantAnalysis``.  With other priors scikit-learn's
+    scikit-learn's ``LinearDiscriminantAnalysis``, save that with ``shrinkage`` only
+    the within-class covariance is shrunk: scikit-learn's ``"eigen"`` solver takes the
+    between-class matrix as shrunk ``S_t`` minus shrunk ``S_w``, so its ``transform``
+    and ``explained_variance_ratio_`` differ there (its predictions do not); no
+    setting reproduces them.  With other priors scikit-learn's
     ``"eigen"`` solver weights the class covariances by the priors; here (and in
     scikit-learn's ``"svd"`` solver) the covariance estimate never depends on the
     priors.  For more than two classes both solvers take the discriminants relative
@@ -192,10 +201,14 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
         check_scalar(self.tol, "tol", numbers.Real, low=0, low_open=True)
         n_samples, n_features = X.shape
         n_classes = self.classes_.shape[0]
+        weight_exponent = 0
         if sample_weight is not None:  # samples of weight zero do not count
             n_samples = int(
                 check_class_weights(self.classes_, codes, sample_weight).sum()
             )
+            # a power of two changes no estimate (ratios of weighted sums) and keeps
+            # the sums in range; Ledoit-Wolf alone needs the true total (exponent)
+            sample_weight, weight_exponent = unit_scaled_weights(sample_weight)
         if n_samples <= n_classes:
             raise ValueError(
                 "FisherLDA needs more samples than classes to estimate the "
@@ -230,7 +243,7 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
             deviations *= np.sqrt(sample_weight)[:, np.newaxis]
         if solver == "eigen":
             ratios = self._solve_eigen(
-                deviations, codes, counts, shrinkage, weights, total
+                deviations, codes, counts, shrinkage, weights, total, weight_exponent
             )
         else:
             self.xbar_ = self.priors_ @ means
@@ -249,7 +262,15 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
         self.means_ = self.means_ * scales
         if hasattr(self, "xbar_"):
             self.xbar_ = self.xbar_ * scales
-        self.scalings_ = self.scalings_ / scales[:, np.newaxis]
+        with np.errstate(over="ignore"):
+            self.scalings_ = self.scalings_ / scales[:, np.newaxis]
+        if not np.all(np.isfinite(self.scalings_)):  # features near 1e-308
+            raise ValueError(
+                "The features of X are too small to represent scalings_ in float64: "
+                "the directions' coefficients, the inverse of the features' scale, "
+                "would leave the floating-point range. Rescale the features (for "
+                "example divide each by its standard deviation)."
+            )
 
     def _set_discriminants(self):
         """``coef_`` and ``intercept_`` from the centred discriminants."""
@@ -275,11 +296,14 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
             return check_option(shrinkage, "shrinkage", ("auto",))
         return check_scalar(shrinkage, "shrinkage", numbers.Real, low=0, high=1)
 
-    def _solve_eigen(self, deviations, codes, counts, shrinkage, weights, n_samples):
+    def _solve_eigen(
+        self, deviations, codes, counts, shrinkage, weights, n_samples, weight_exponent
+    ):
         """Solve ``S_b w = lambda S_w w``; return the sorted eigenvalue ratios.
 
         ``deviations`` are scaled by the square roots of the ``weights`` (when given)
-        and ``n_samples`` is their total.
+        and ``n_samples`` is their total; the weights are the caller's divided by
+        ``2**weight_exponent``.
         """
         n_features = deviations.shape[1]
         if shrinkage == "auto":
@@ -293,6 +317,7 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
                     class_covariance = ledoit_wolf_covariance(
                         deviations[keep] / np.sqrt(weights[keep])[:, np.newaxis],
                         weights[keep],
+                        weight_exponent,
                     )
                 covariance += count / n_samples * class_covariance
         else:

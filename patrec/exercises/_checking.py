@@ -12,6 +12,7 @@ only when every case passed, printed as text in a terminal and as HTML in a note
 
 import copy
 import html
+import inspect
 import textwrap
 import traceback
 import warnings
@@ -249,6 +250,18 @@ def _run_case(exercise, function, case):
         warnings.simplefilter("ignore")  # the reference's convergence warnings
         expected = exercise.reference(**case.args)
     given = copy.deepcopy(case.args)
+    try:
+        inspect.signature(function).bind(*given.values())
+    except TypeError as error:  # (a signature Python cannot read is not checked)
+        return Divergence(
+            "the call",
+            f"Your function cannot be called with the exercise's {len(given)} "
+            f"arguments ({', '.join(given)}): {error}.",
+            f"Keep the template's parameters: def {exercise.name}"
+            f"({exercise.signature}).",
+        )
+    except ValueError:
+        pass
     try:
         got = function(*given.values())
     except Exception as error:  # the student's error is the finding

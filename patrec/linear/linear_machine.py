@@ -187,7 +187,7 @@ class LinearMachine(
             verbose=self.verbose,
         )
         weights = learner.finish()
-        check_finite_weights(weights, X)
+        check_finite_weights(weights, X, sample_weight=sample_weight)
         self.coef_ = weights[:n_features].T.copy()
         self.intercept_ = weights[n_features].copy()
         self.n_iter_ = len(mistakes)
@@ -229,6 +229,7 @@ class _LinearMachineEpochs(MulticlassEpochs):
                 n_logged,
             ),
             self.X,
+            self.sample_weight,
         )
 
     def describe(self, rows, log):

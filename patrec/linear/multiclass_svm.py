@@ -28,7 +28,7 @@ from .._training import (
     counted,
     run_epochs,
 )
-from .._validation import check_flag, check_scalar
+from .._validation import check_flag, check_scalar, unit_scaled_weights
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ._base import LinearClassifierMixin
 from ._multiclass_svm import crammer_singer_epoch, crammer_singer_objective
@@ -164,6 +164,7 @@ class MulticlassSVM(
         averaged = check_flag(self.averaged, "averaged")
         max_epochs = check_epochs(self.max_epochs)
         if sample_weight is not None:  # mean 1 over the samples visited
+            sample_weight, _ = unit_scaled_weights(sample_weight)  # a sum in range
             sample_weight = sample_weight * (
                 np.count_nonzero(sample_weight) / sample_weight.sum()
             )

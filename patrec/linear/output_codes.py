@@ -24,6 +24,7 @@ from .._validation import (
     check_option,
     check_random_state,
     check_scalar,
+    check_seed,
     plain,
 )
 from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
@@ -56,7 +57,8 @@ def decode(M, F, method="hamming", loss="hinge", return_distances=False):
         decoding, sum_s L(M(r, s) f_s).
     loss : {"hinge", "exp", "log"} or callable, default="hinge"
         L for loss-based decoding: max(0, 1 - z), exp(-z), log(1 + exp(-z)), or a
-        function applied elementwise to an array of margins z.
+        function applied elementwise to an array of margins z.  Checked with Hamming
+        decoding too, which does not use it.
     return_distances : bool, default=False
         Also return the distance of every sample to every code word.
 
@@ -93,9 +95,13 @@ def decode(M, F, method="hamming", loss="hinge", return_distances=False):
     M = _check_code_values(M, "M")
     return_distances = check_flag(return_distances, "return_distances")
     try:
-        F = np.asarray(F, dtype=np.float64)
+        F = np.asarray(F)
+        if F.dtype.kind != "c":  # numpy would drop the imaginary parts
+            F = F.astype(np.float64, copy=False)
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"F must hold numbers (the binary scores): {exc}") from exc
+    if F.dtype.kind == "c":
+        raise ValueError("F must hold real numbers (the binary scores), got complex.")
     if F.ndim == 1:
         F = F[None, :]
     if F.ndim != 2 or F.shape[1] != M.shape[1]:
@@ -106,12 +112,13 @@ def decode(M, F, method="hamming", loss="hinge", return_distances=False):
     if not np.isfinite(F).all():
         raise ValueError("F contains NaN or infinity.")
     check_option(method, "method", ("hamming", "loss"))
+    loss_function = _loss_function(loss)  # checked with either method
     margins = F[:, None, :] * M[None, :, :]
     if method == "hamming":
         distances = ((1.0 - np.sign(margins)) / 2.0).sum(axis=2)
     else:
         with np.errstate(over="ignore"):
-            distances = np.asarray(_loss_function(loss)(margins), dtype=np.float64)
+            distances = np.asarray(loss_function(margins), dtype=np.float64)
             if distances.shape != margins.shape:
                 raise ValueError(
                     "The loss must act elementwise: it returned shape "
@@ -146,7 +153,7 @@ def code_matrix(code, n_classes, random_state=None, n_columns=None):
     n_classes : int
         The number of classes k >= 2.
     random_state : int, numpy Generator or None, default=None
-        Seeds the random codes.
+        Seeds the random codes (checked with the fixed ones too).
     n_columns : int, default=None
         The number of columns of a random code (at least 1); None takes the sizes
         above.  The other codes have a fixed size and refuse it.
@@ -184,6 +191,7 @@ def code_matrix(code, n_classes, random_state=None, n_columns=None):
                 "a fixed number of columns."
             )
         check_scalar(n_columns, "n_columns", numbers.Integral, low=1)
+    check_seed(random_state)  # with any code (the fixed ones draw nothing from it)
     if code == "one-vs-all":
         return 2 * np.eye(k, dtype=int) - 1
     if code == "all-pairs":
@@ -249,7 +257,8 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
         Singer's sizes (see `code_matrix`).  Only for the random codes: with
         another code it is an error.
     random_state : int, numpy Generator or None, default=None
-        Seeds the random codes; the fixed codes do not use it.
+        Seeds the random codes; the fixed codes do not use it, but it is checked
+        all the same.
 
     Attributes
     ----------

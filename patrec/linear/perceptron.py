@@ -178,7 +178,7 @@ class Perceptron(
             verbose=self.verbose,
         )
         weights = learner.finish()
-        check_finite_weights(weights, X)
+        check_finite_weights(weights, X, sample_weight=sample_weight)
         n_features = X.shape[1]
         self.coef_ = weights[:, :n_features].copy()
         self.intercept_ = weights[:, n_features].copy()
@@ -230,6 +230,7 @@ class _PerceptronEpochs(EpochLearner):
                         n_logged,
                     ),
                     self.X,
+                    self.sample_weight,
                 )
             )
             log[first : n_logged[0], 2] = s  # which perceptron corrected

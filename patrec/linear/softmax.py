@@ -15,7 +15,6 @@ sum without x_i; L-BFGS (`_optimize.minimize_lbfgs`) uses it directly.
 """
 
 import numbers
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -24,7 +23,7 @@ from .._progress import Reporter
 from .._training import linear_scores
 from .._validation import check_flag, check_scalar
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
-from ..exceptions import ConvergenceWarning
+from ..exceptions import ConvergenceWarning, warn_caller
 from ._base import LinearClassifierMixin
 from ._optimize import minimize_lbfgs
 from ._softmax import softmax_data_term
@@ -150,11 +149,10 @@ class SoftmaxRegression(
                 else "the objective may be as low as its rounding allows (float32 "
                 "data round it at about 1e-7): raise tol, or fit float64 data"
             )
-            warnings.warn(
+            warn_caller(
                 f"L-BFGS stopped before converging after {result.nit} iterations "
                 f"({result.message}); {advice}.",
                 ConvergenceWarning,
-                stacklevel=3,
             )
         coef, intercept = objective.unpack(result.x)
         self.coef_ = coef.copy()

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 from scipy.cluster.vq import kmeans2, vq
 
-from .._validation import check_scalar
+from .._validation import check_scalar, unit_scaled_weights
 
 
 def subclass_counts(requested, classes, codes, name):
@@ -58,8 +58,12 @@ def subclass_means(members, mapped, count, rng, weights=None):
     """``count`` means of one class: k-means in the mapped space, means of the originals.
 
     With ``weights`` (frequency weights of the members) the means are weighted means
-    and the clusters come from `weighted_kmeans`.
+    and the clusters come from `weighted_kmeans`; the weights are first scaled by a
+    power of two (`unit_scaled_weights`), which changes neither but keeps their sums
+    in range.
     """
+    if weights is not None:
+        weights, _ = unit_scaled_weights(weights)
     if count == 1:
         if weights is not None:
             return (weights @ members.astype(np.float64) / weights.sum())[np.newaxis]

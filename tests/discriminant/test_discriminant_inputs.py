@@ -59,6 +59,24 @@ def test_covariance_beyond_the_float64_range_is_refused(make, scale, word):
         make().fit(X * scale, y)
 
 
+@each_estimator
+@pytest.mark.parametrize("scale", [1e-300, 1e-310, 1e-320])
+def test_subnormal_features_are_refused_or_fitted_never_nan(make, scale):
+    # features of 1e-320 keep three digits; whatever a method cannot represent of
+    # them is refused by name, and nothing infinite or NaN is ever stored
+    X, y = load_iris(return_X_y=True)
+    try:
+        clf = make().fit(X * scale, y)
+    except ValueError as error:
+        assert "too small" in str(error) and "Rescale" in str(error)
+        return
+    for name in ("coef_", "intercept_", "scalings_", "means_"):
+        if hasattr(clf, name):
+            assert np.all(np.isfinite(getattr(clf, name))), name
+    assert np.all(np.isfinite(clf.predict_proba(X * scale)))
+    assert clf.score(X * scale, y) > 0.9
+
+
 def test_qda_refuses_a_regularisation_that_swamps_tiny_features():
     X, y = load_iris(return_X_y=True)
     with pytest.raises(ValueError, match="too small for reg_param > 0"):

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from scipy import linalg
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
@@ -313,3 +314,27 @@ def test_a_class_with_one_sample_is_allowed():
     ours = FisherLDA().fit(X1, y1)
     theirs = LinearDiscriminantAnalysis().fit(X1, y1)
     assert_agrees_with_sklearn(ours, theirs, X1)
+
+
+@pytest.mark.parametrize("shrinkage", [0.3, "auto"])
+def test_with_shrinkage_only_the_projection_differs_from_sklearn(shrinkage):
+    # (docs/from_sklearn.rst) scikit-learn's eigen solver takes S_b as shrunk S_t
+    # minus shrunk S_w; patrec keeps the class means' S_b and shrinks S_w alone
+    X, y = load("iris")
+    ours = FisherLDA(solver="eigen", shrinkage=shrinkage).fit(X, y)
+    theirs = LinearDiscriminantAnalysis(solver="eigen", shrinkage=shrinkage).fit(X, y)
+    assert_agrees_with_sklearn(ours, theirs, X)
+    if shrinkage == 0.3:  # the figures the page gives
+        assert round(ours.explained_variance_ratio_[0], 3) == 0.991
+        assert round(theirs.explained_variance_ratio_[0], 3) == 0.678
+    # for a fixed shrinkage a, theirs is (1 - a) S_b + a tr(S_b) / d I: with it,
+    # patrec's own S_w gives scikit-learn's ratios back
+    if shrinkage == 0.3:
+        means = ours.means_ - ours.priors_ @ ours.means_
+        between = (means.T * ours.priors_) @ means
+        a, d = 0.3, X.shape[1]
+        theirs_between = (1 - a) * between + a * np.trace(between) / d * np.eye(d)
+        values = np.sort(linalg.eigh(theirs_between, ours.covariance_)[0])[::-1]
+        np.testing.assert_allclose(
+            values[:2] / values.sum(), theirs.explained_variance_ratio_, rtol=1e-8
+        )

@@ -130,3 +130,18 @@ def test_checking_writes_nothing(tmp_path, monkeypatch):
     check("kesler", kesler)
     check("perceptron", lambda *a: None)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_function_with_other_parameters_is_told_the_template_s_signature():
+    def two_arguments(X, labels):
+        return None
+
+    result = check("kesler", two_arguments)
+    assert not result
+    message = result.divergence.message
+    assert (
+        "cannot be called with the exercise's 3 arguments (X, labels, n_classes)"
+        in (message)
+    )
+    assert "_run_case" not in message  # not a line of patrec's own
+    assert "def kesler(X, labels, n_classes)" in result.divergence.hint

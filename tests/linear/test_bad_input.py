@@ -147,6 +147,28 @@ def test_softmax_warns_when_lbfgs_stops_early(iris):
 
 
 @pytest.mark.parametrize(
+    "make",
+    [
+        lambda: SoftmaxRegression(max_iter=2),
+        lambda: Perceptron(max_epochs=1),
+        lambda: OneVsAll(Perceptron(max_epochs=1)),
+        lambda: AllPairs(SoftmaxRegression(max_iter=2)),
+        lambda: OutputCodes(Perceptron(max_epochs=1)),
+    ],
+)
+def test_convergence_warnings_point_at_the_caller_s_line(iris, make):
+    # a reduction's binary fits run deep inside patrec; the warning is still shown
+    # at the line that called fit, as a direct fit's is
+    X, y = iris
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make().fit(X, y)
+    converged = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert converged
+    assert {w.filename for w in converged} == {__file__}
+
+
+@pytest.mark.parametrize(
     "params, error, match",
     [
         ({"learning_rate": float("nan")}, ValueError, "learning_rate must be finite"),

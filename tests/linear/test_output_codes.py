@@ -86,6 +86,10 @@ def test_decode_rejects_bad_scores_and_options():
         decode(M, F, method="euclid")
     with pytest.raises(ValueError, match="loss"):
         decode(M, F, method="loss", loss="square")
+    with pytest.raises(ValueError, match="loss"):  # checked, though Hamming's unused
+        decode(M, F, method="hamming", loss="square")
+    with pytest.raises(ValueError, match="F must hold real numbers"):
+        decode(M, F + 1j)
 
 
 def test_named_codes():
@@ -173,6 +177,16 @@ def test_bad_options(iris):
         OutputCodes(loss="square").fit(X, y)
     with pytest.raises(TypeError, match="decision_function"):
         OutputCodes(estimator=object()).fit(X, y)
+
+
+@pytest.mark.parametrize("code", ["one-vs-all", "all-pairs", "dense-random"])
+@pytest.mark.parametrize("random_state", ["abc", [1], object()])
+def test_a_bad_random_state_is_refused_with_any_code(iris, code, random_state):
+    X, y = iris
+    with pytest.raises(TypeError, match="random_state"):
+        OutputCodes(code=code, random_state=random_state).fit(X, y)
+    with pytest.raises(TypeError, match="random_state"):
+        code_matrix(code, 3, random_state=random_state)
 
 
 def test_random_code_is_deterministic(iris):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from patrec import MinimumDistanceClassifier
 from patrec.neighbors import BranchBoundTree, BruteForce, KNeighborsClassifier
 
 RNG = np.random.default_rng(0)
@@ -73,6 +74,37 @@ def test_bad_radius(r, error):
 def test_metric_params_of_another_metric_are_rejected(metric_params):
     with pytest.raises(ValueError, match="metric_params"):
         BruteForce(X, metric="euclidean", metric_params=metric_params)
+
+
+@pytest.mark.parametrize("metric_params", [5, "abc", "", [1], [], ("VI", 1)])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda params: BruteForce(X, metric_params=params),
+        lambda params: KNeighborsClassifier(metric_params=params).fit(X, Y),
+        lambda params: MinimumDistanceClassifier(metric_params=params).fit(X, Y),
+    ],
+)
+def test_metric_params_that_are_no_dict_are_refused(make, metric_params):
+    with pytest.raises(TypeError, match="metric_params must be a dict or None"):
+        make(metric_params)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "cityblock", "minkowski"])
+@pytest.mark.parametrize(
+    "p, error", [(-1, ValueError), (0.5, ValueError), ("abc", TypeError)]
+)
+@pytest.mark.parametrize("cls", [KNeighborsClassifier, MinimumDistanceClassifier])
+def test_a_bad_p_is_refused_with_any_metric(cls, metric, p, error):
+    # p is used by minkowski alone, but a bad one is never accepted silently
+    with pytest.raises(error, match="p must"):
+        cls(metric=metric, p=p).fit(X, Y)
+
+
+def test_a_valid_p_with_another_metric_is_ignored_as_in_sklearn():
+    plain = KNeighborsClassifier(metric="euclidean").fit(X, Y)
+    other_p = KNeighborsClassifier(metric="euclidean", p=1).fit(X, Y)
+    np.testing.assert_array_equal(other_p.predict(X), plain.predict(X))
 
 
 @pytest.mark.parametrize(

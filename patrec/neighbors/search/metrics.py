@@ -30,6 +30,7 @@ factorisation, so all kernels are the four coordinate-wise ones in ``_distances.
 """
 
 import numbers
+from collections.abc import Mapping
 
 import numpy as np
 from scipy.linalg import LinAlgError, cholesky
@@ -69,8 +70,8 @@ class Metric:
     metric : str, default="euclidean"
         One of `METRICS` (an alias such as ``"manhattan"`` included).
     p : float, default=2
-        The Minkowski order, ``p >= 1`` (``np.inf`` allowed); used only by
-        ``metric="minkowski"``.
+        The Minkowski order, ``p >= 1`` (``np.inf`` allowed); checked with every
+        metric, used only by ``metric="minkowski"``.
     metric_params : dict, optional
         ``{"VI": Q}`` for ``metric="mahalanobis"``.
     n_features : int, optional
@@ -93,12 +94,17 @@ class Metric:
     def __init__(self, metric="euclidean", p=2, metric_params=None, n_features=None):
         self.name = metric
         metric = canonical_metric(metric)
+        if metric_params is not None and not isinstance(metric_params, Mapping):
+            raise TypeError(
+                f"metric_params must be a dict or None, got {metric_params!r}."
+            )
         params = {} if metric_params is None else dict(metric_params)
+        p = _check_p(p)  # checked with any metric, used by minkowski alone
         self.p = 2.0
         self.transform = None
         self.squared = metric == "sqeuclidean"
         if metric == "minkowski":
-            self.p = _check_p(p)
+            self.p = p
             metric = {1.0: "cityblock", 2.0: "euclidean", np.inf: "chebyshev"}.get(
                 self.p, "minkowski"
             )

@@ -900,7 +900,8 @@ def threads():
     """``n_jobs=2`` against ``n_jobs=1`` (the reference is patrec itself).
 
     The tree at k = 5; brute force in float64 and float32, at d = 8 for k = 1, 5 and
-    10, at d = 64 for k = 5.  Wall-clock medians of interleaved runs; each line also
+    10, at d = 64 for k = 5.  Wall-clock medians of fifteen interleaved rounds (with
+    five, the tree's cell read 1.52 to 1.89 from one run to the next); each line also
     gives the load average of the moment and ``others_cpu``, the share of the cores
     that other processes used while it was timed: the gain of a second thread shows
     only on an otherwise idle machine (Linux shares the cores between sessions, not threads;
@@ -940,7 +941,7 @@ def _time_threads(benchmark, params, index, Q, pair):
             "one": lambda: index.query(Q, k=k, n_jobs=1),
             "processes": lambda: pair.query(k),
         },
-        repeats=5,
+        repeats=15,
         helpers=pair.pids,
     )
     report(

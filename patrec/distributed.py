@@ -266,15 +266,7 @@ def _query_shard(index, queries, k, offset, n_jobs, checked=False):
     k = min(k, index.n_samples)
     reduced = np.empty((queries.shape[0], k), dtype=index.dtype)
     indices = np.empty((queries.shape[0], k), dtype=np.intp)
-
-    def rows(start, stop):
-        index._kneighbors(
-            queries[start:stop], reduced[start:stop], indices[start:stop], None
-        )
-
-    from ._parallel import run_row_ranges
-
-    run_row_ranges(rows, queries.shape[0], n_jobs)
+    index._search_rows(queries, reduced, indices, None, n_jobs)
     index._metric.check_finite(reduced)
     return reduced, indices + offset
 

@@ -158,16 +158,7 @@ class NeighborIndex:
         distances = np.empty((X.shape[0], k), dtype=self.dtype)
         indices = np.empty((X.shape[0], k), dtype=np.intp)
         evaluations = np.zeros(X.shape[0], dtype=np.intp) if count else None
-
-        def rows(start, stop):
-            self._kneighbors(
-                X[start:stop],
-                distances[start:stop],
-                indices[start:stop],
-                None if evaluations is None else evaluations[start:stop],
-            )
-
-        run_row_ranges(rows, X.shape[0], n_jobs)
+        self._search_rows(X, distances, indices, evaluations, n_jobs)
         # overflow or underflow: a clear error, not ties (rows ascend: their last
         # entries will do for the one, their first for the other)
         self._metric.check_finite(distances[:, -1])
@@ -358,9 +349,55 @@ class NeighborIndex:
         """The prepared training samples of the (original) ``indices``."""
         return self._data[indices]
 
-    def _kneighbors(self, X, distances, indices, evaluations):
+    def _search_rows(self, X, distances, indices, evaluations, n_jobs):
+        """Fill the outputs of `_kneighbors` for prepared queries ``X`` on ``n_jobs``
+        threads, each taking ranges of consecutive queries.
+
+        An index that searches a batch in an order of its own (`_search_order`) gets
+        the whole batch in that order first, so that each range is as compact a
+        region as the whole batch is on one thread (ordered range by range, the
+        ranges of scattered queries overlap: sixteen such ranges searched one after
+        the other measured 3-12% slower than the whole batch, in 3 to 16
+        dimensions, and two threads gained 1.70 on the tree in 8 dimensions, where
+        they gain 1.88-2.00 now).
+        """
+        order = self._search_order(X)
+        if order is None:
+
+            def rows(start, stop):
+                self._kneighbors(
+                    X[start:stop],
+                    distances[start:stop],
+                    indices[start:stop],
+                    None if evaluations is None else evaluations[start:stop],
+                )
+
+        else:
+            ordered = X.take(order, axis=0)
+
+            def rows(start, stop):
+                self._kneighbors(
+                    ordered[start:stop],
+                    distances,
+                    indices,
+                    evaluations,
+                    order[start:stop],
+                )
+
+        run_row_ranges(rows, X.shape[0], n_jobs)
+
+    def _search_order(self, X):
+        """The order in which to search the batch of queries ``X``, or None: as
+        given."""
+        return None
+
+    def _kneighbors(self, X, distances, indices, evaluations, rows=None):
         """Fill ``distances`` (reduced) and ``indices`` for prepared queries ``X``,
-        and ``evaluations`` (the distance evaluations per query) unless it is None."""
+        and ``evaluations`` (the distance evaluations per query) unless it is None.
+
+        With ``rows`` (given only where `_search_order` is not None) query i is
+        answered in row ``rows[i]`` of the outputs, else in row i.
+        """
         raise NotImplementedError
 
     def __getstate__(self):

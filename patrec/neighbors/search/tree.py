@@ -248,16 +248,8 @@ class BranchBoundTree(NeighborIndex):
 
     # -- search -------------------------------------------------------------------
 
-    def _kneighbors(self, X, distances, indices, evaluations):
-        if X.shape[0] < _LOCALITY_MIN_QUERIES:
-            _bnb_tree.knn_search(self._tree, X, distances, indices, evaluations)
-            return
-        # The queries are gathered in the search order into a copy, the answers
-        # written to their rows.
-        order = self._search_order(X)
-        _bnb_tree.knn_search(
-            self._tree, X.take(order, axis=0), distances, indices, evaluations, order
-        )
+    def _kneighbors(self, X, distances, indices, evaluations, rows=None):
+        _bnb_tree.knn_search(self._tree, X, distances, indices, evaluations, rows)
 
     def _search_order(self, X):
         """The order in which a batch of queries ``X`` is searched: a
@@ -265,7 +257,10 @@ class BranchBoundTree(NeighborIndex):
         more dimensions than it sees, leaf by leaf (a k-d tree).  Neighbouring
         queries then walk the same nodes while they are still in the cache, and
         take the same branches.  (Any order gives the same answers; in one to three
-        dimensions Morton's was measured faster.)"""
+        dimensions Morton's was measured faster.)  Batches of fewer than 256
+        queries are searched as given."""
+        if X.shape[0] < _LOCALITY_MIN_QUERIES:
+            return None
         if self._tree.use_boxes and self.n_features > _bnb_tree.MORTON_FEATURES:
             return _bnb_tree.leaf_order(self._tree, X)
         return _bnb_tree.locality_order(X, self._tree.low[0], self._tree.high[0])

@@ -469,3 +469,22 @@ def test_queries_searched_in_locality_order_answer_in_the_callers_order(
     d_two, i_two = tree.query(Q, k=4, n_jobs=2)
     np.testing.assert_array_equal(distances, d_two)
     np.testing.assert_array_equal(indices, i_two)
+
+
+@pytest.mark.parametrize("n_features", [2, 6])
+def test_threads_split_the_batch_in_search_order_and_answer_in_the_callers(
+    n_features,
+):
+    # the whole batch is put in search order once and the threads take ranges of
+    # it (sixteen here), each writing its answers and counts to the callers' rows
+    rng = np.random.default_rng(5)
+    X = rng.uniform(size=(3000, n_features))
+    Q = rng.uniform(size=(8192, n_features))
+    tree = BranchBoundTree(X, random_state=0)
+    one = tree.query(Q, k=3, n_jobs=1, return_counts=True)
+    two = tree.query(Q, k=3, n_jobs=2, return_counts=True)
+    for a, b in zip(one, two):
+        np.testing.assert_array_equal(a, b)
+    d_brute, i_brute = BruteForce(X).query(Q, k=3, n_jobs=2)
+    np.testing.assert_array_equal(two[0], d_brute)
+    np.testing.assert_array_equal(two[1], i_brute)

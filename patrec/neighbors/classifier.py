@@ -56,7 +56,8 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
     p : float, default=2
         Minkowski order (``p >= 1``; 1 is the cityblock distance, 2 the euclidean,
         ``np.inf`` the chebyshev).  Used only with ``metric="minkowski"``; any
-        other metric ignores it (a valid one), as in scikit-learn.
+        other metric ignores a valid ``p``, as scikit-learn does, and refuses an
+        invalid one.
     metric_params : dict, default=None
         ``{"VI": Q}`` for ``metric="mahalanobis"``.
     leaf_size : int, default=None

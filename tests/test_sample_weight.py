@@ -329,3 +329,33 @@ def test_an_overflow_from_the_weights_names_them(cls, data):
     with pytest.raises(ValueError, match="overflowed float64") as caught:
         cls(random_state=0).fit(X * 1e307, y)
     assert "sample_weight" not in str(caught.value)
+
+
+def test_softmax_weights_near_the_top_of_the_range_are_a_larger_c(data):
+    # J = C sum_i w_i loss_i + |W|^2 / 2: weights of 1e307 are C = 1e307 (the sums
+    # used to overflow, and L-BFGS stopped silently at zero weights)
+    X, y, _ = data
+    weighted = SoftmaxRegression(C=1.0).fit(X, y, sample_weight=np.full(len(y), 1e307))
+    plain = SoftmaxRegression(C=1e307).fit(X, y)
+    np.testing.assert_allclose(weighted.coef_, plain.coef_, rtol=1e-6, atol=1e-8)
+    np.testing.assert_array_equal(weighted.predict(X), plain.predict(X))
+
+
+@pytest.mark.parametrize("factor", [1e20, 1e306])
+def test_qda_counts_far_beyond_one_fit_the_same_model(factor, data):
+    # with totals above 2**53, W_i - 1 = W_i: any such scale gives the same model,
+    # and 1e306 no longer overflows the sums (it used to blame the features)
+    X, y, w = data
+    reference = QDA().fit(X, y, sample_weight=w * 1e18)
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        fitted = QDA().fit(X, y, sample_weight=w * factor)
+    np.testing.assert_allclose(fitted.priors_, reference.priors_, rtol=1e-14)
+    np.testing.assert_allclose(
+        fitted.predict_proba(X), reference.predict_proba(X), rtol=1e-9, atol=1e-12
+    )
+
+
+def test_qda_refuses_class_totals_beyond_float64_by_name(data):
+    X, y, w = data
+    with pytest.raises(ValueError, match="sum to more than float64 holds.*counts"):
+        QDA().fit(X, y, sample_weight=np.full(len(y), 1e307))

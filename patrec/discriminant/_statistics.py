@@ -10,6 +10,8 @@ import numpy as np
 from scipy import sparse
 from scipy.linalg import lapack
 
+from .._validation import unit_scaled_weights
+
 __all__ = [
     "check_priors",
     "class_means",
@@ -47,8 +49,9 @@ def check_priors(priors, counts):
     priors : ndarray of shape (n_classes,), float64
         Positive, summing to one.
     """
-    if priors is None:
-        return counts / counts.sum()
+    if priors is None:  # (scaled by a power of two: the total stays in range)
+        scaled, _ = unit_scaled_weights(counts)
+        return scaled / scaled.sum()
     if isinstance(priors, (str, bytes, numbers.Number)):
         raise ValueError(
             f"priors must be a sequence of {counts.shape[0]} probabilities, one per "

@@ -25,7 +25,7 @@ import numbers
 import numpy as np
 from scipy import linalg
 
-from .._validation import check_class_weights, check_scalar
+from .._validation import check_class_weights, check_scalar, unit_scaled_weights
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ._bayes_rule import BayesRuleMixin
 from ._quadratic import mahalanobis_squared
@@ -148,6 +148,14 @@ class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
             weights = sample_weight[np.argsort(codes, kind="stable")]
             totals = np.bincount(codes, weights=sample_weight, minlength=n_classes)
             for label, total in zip(self.classes_, totals):
+                if not np.isfinite(total):
+                    raise ValueError(
+                        f"The weights of class {_label_text(label)} sum to more than "
+                        "float64 holds: QDA's weights are counts (it divides by the "
+                        "total weight - 1). Divide sample_weight by a common factor; "
+                        "from totals of about 1e16 on, W - 1 = W in float64, so the "
+                        "model does not change."
+                    )
                 if total <= 1:  # N_i >= 2 for repeated samples
                     raise ValueError(
                         f"The weights of class {_label_text(label)} sum to {total:g}: "
@@ -253,11 +261,15 @@ def _class_covariance(samples, reg_param, identity, weights=None):
         check_deviations(samples)
         covariance = samples.T @ samples / (samples.shape[0] - 1)
     else:
-        total = weights.sum()
-        mean = weights @ samples / total
+        # the weights scaled by a power of two: the same mean and covariance, bit
+        # for bit, with sums that stay in range for weights near 1e306
+        scaled, exponent = unit_scaled_weights(weights)
+        total = scaled.sum()
+        mean = scaled @ samples / total
         samples -= mean
         check_deviations(samples)
-        covariance = (samples * weights[:, np.newaxis]).T @ samples / (total - 1)
+        divisor = np.ldexp(np.ldexp(total, exponent) - 1, -exponent)  # (W_i - 1)
+        covariance = (samples * scaled[:, np.newaxis]).T @ samples / divisor
     if reg_param > 0:
         covariance *= 1.0 - reg_param
         covariance.flat[:: covariance.shape[0] + 1] += reg_param * identity

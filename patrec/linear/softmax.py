@@ -21,7 +21,7 @@ import scipy.sparse as sp
 
 from .._progress import Reporter
 from .._training import linear_scores
-from .._validation import check_flag, check_scalar
+from .._validation import check_flag, check_scalar, unit_scaled_weights
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ..exceptions import ConvergenceWarning, warn_caller
 from ._base import LinearClassifierMixin
@@ -210,9 +210,20 @@ class SoftmaxObjective:
         self.n_classes, self.n_features = n_classes, X.shape[1]
         self.fit_intercept = fit_intercept
         self.size = n_classes * (self.n_features + fit_intercept)
-        self.weights = sample_weight
-        self.total = X.shape[0] if sample_weight is None else float(sample_weight.sum())
-        self.penalty = 1.0 / (C * self.total)
+        if sample_weight is None:
+            self.weights, self.total = None, X.shape[0]
+            self.penalty = 1.0 / (C * self.total)
+        else:
+            # J / (C n) is a weighted mean plus the penalty over C n: scaled by a
+            # power of two, the weights keep their sum in range (near 1e307 it
+            # overflowed and L-BFGS stopped at once, silently at zero weights) and
+            # the penalty takes the true C n back from the exponent
+            self.weights, exponent = unit_scaled_weights(sample_weight)
+            self.total = float(self.weights.sum())
+            with np.errstate(over="ignore", divide="ignore"):
+                self.penalty = min(
+                    1.0 / np.ldexp(C * self.total, exponent), np.finfo(np.float64).max
+                )
         # Dense X: one pass of blocks over the rows (linear/_softmax.pyx) reads X
         # from memory once an evaluation instead of twice, and its loops over a
         # block's scores cost less than numpy's passes over the whole k x n matrix:

@@ -216,8 +216,8 @@ class SoftmaxObjective:
         else:
             # J / (C n) is a weighted mean plus the penalty over C n: scaled by a
             # power of two, the weights keep their sum in range (near 1e307 it
-            # overflowed and L-BFGS stopped at once, silently at zero weights) and
-            # the penalty takes the true C n back from the exponent
+            # overflowed and L-BFGS stopped at once, at zero weights) and the
+            # penalty takes the true C n back from the exponent
             self.weights, exponent = unit_scaled_weights(sample_weight)
             self.total = float(self.weights.sum())
             with np.errstate(over="ignore", divide="ignore"):

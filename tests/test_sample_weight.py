@@ -333,7 +333,7 @@ def test_an_overflow_from_the_weights_names_them(cls, data):
 
 def test_softmax_weights_near_the_top_of_the_range_are_a_larger_c(data):
     # J = C sum_i w_i loss_i + |W|^2 / 2: weights of 1e307 are C = 1e307 (the sums
-    # used to overflow, and L-BFGS stopped silently at zero weights)
+    # used to overflow, and L-BFGS stopped at once at zero weights)
     X, y, _ = data
     weighted = SoftmaxRegression(C=1.0).fit(X, y, sample_weight=np.full(len(y), 1e307))
     plain = SoftmaxRegression(C=1e307).fit(X, y)

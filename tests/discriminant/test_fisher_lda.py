@@ -324,12 +324,12 @@ def test_with_shrinkage_only_the_projection_differs_from_sklearn(shrinkage):
     ours = FisherLDA(solver="eigen", shrinkage=shrinkage).fit(X, y)
     theirs = LinearDiscriminantAnalysis(solver="eigen", shrinkage=shrinkage).fit(X, y)
     assert_agrees_with_sklearn(ours, theirs, X)
-    if shrinkage == 0.3:  # the figures the page gives
+    if shrinkage == 0.3:
+        # the figures the page gives
         assert round(ours.explained_variance_ratio_[0], 3) == 0.991
         assert round(theirs.explained_variance_ratio_[0], 3) == 0.678
-    # for a fixed shrinkage a, theirs is (1 - a) S_b + a tr(S_b) / d I: with it,
-    # patrec's own S_w gives scikit-learn's ratios back
-    if shrinkage == 0.3:
+        # for a fixed shrinkage a, theirs is (1 - a) S_b + a tr(S_b) / d I: with
+        # it, patrec's own S_w gives scikit-learn's ratios back
         means = ours.means_ - ours.priors_ @ ours.means_
         between = (means.T * ours.priors_) @ means
         a, d = 0.3, X.shape[1]

@@ -139,9 +139,7 @@ def test_a_function_with_other_parameters_is_told_the_template_s_signature():
     result = check("kesler", two_arguments)
     assert not result
     message = result.divergence.message
-    assert (
-        "cannot be called with the exercise's 3 arguments (X, labels, n_classes)"
-        in (message)
-    )
+    expected = "cannot be called with the exercise's 3 arguments (X, labels, n_classes)"
+    assert expected in message
     assert "_run_case" not in message  # not a line of patrec's own
     assert "def kesler(X, labels, n_classes)" in result.divergence.hint

@@ -83,6 +83,7 @@ def radius_search(
     search_tree: SearchTree,
     queries: npt.NDArray[np.floating],
     r: float,
+    reduced_r: float,
     out_counts: npt.NDArray[np.intp],
     out_evals: npt.NDArray[np.intp],
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]: ...

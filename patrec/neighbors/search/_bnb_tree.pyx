@@ -73,8 +73,7 @@ from libc.string cimport memcpy
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors.search._distances cimport (CITYBLOCK, MINKOWSKI, MetricKind,
-                                                 SQEUCLIDEAN, dist_to_rdist, rdist,
-                                                 rdist_to_dist, sqeuclidean_rdist,
+                                                 SQEUCLIDEAN, rdist, rdist_to_dist, sqeuclidean_rdist,
                                                  sqeuclidean_rdist_rows2)
 from patrec.neighbors.search._heap cimport (heap_init, heap_make, heap_push, heap_sort,
                                             list_copy_ascending, list_push)
@@ -912,9 +911,12 @@ cdef _radix_order(unsigned int[::1] codes):
 
 
 def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double r,
-                  intp_t[::1] out_counts, intp_t[::1] out_evals):
+                  double reduced_r, intp_t[::1] out_counts, intp_t[::1] out_evals):
     """Training samples within distance ``r`` of each query.
 
+    ``r`` is the radius in the tree's geometry (what the rules prune with) and
+    ``reduced_r`` the same radius as the kernels compare it (`Metric.radius_limits`
+    gives both: for ``sqeuclidean`` the radius is itself a reduced distance).
     Returns ``(indices, reduced)``: the matches of all queries concatenated, those of
     each query sorted by (distance, training index); ``out_counts`` receives how many
     belong to each query.
@@ -943,7 +945,7 @@ def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double
     search.found_idx = NULL
     search.found_rdist = NULL
     search.bound = r * tree.grow
-    search.radius_rdist = dist_to_rdist(tree.kind, tree.p, r)
+    search.radius_rdist = reduced_r
     with nogil:
         for i in range(queries.shape[0]):
             start = search.n_found

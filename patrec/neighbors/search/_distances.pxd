@@ -133,12 +133,6 @@ cdef inline double rdist_to_dist(MetricKind kind, double p, double r) noexcept n
     return r
 
 
-cdef inline double dist_to_rdist(MetricKind kind, double p, double d) noexcept nogil:
-    if kind == SQEUCLIDEAN:
-        return d * d
-    return d
-
-
 cdef inline void sqeuclidean_rdist_4(const floating* x, const floating* y, intp_t n_features,
                                      floating* out) noexcept nogil:
     # Squared distances from x to the four consecutive rows y[0..3]: x[i] is loaded

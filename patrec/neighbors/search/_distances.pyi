@@ -12,7 +12,6 @@ def pairwise_rdist(
     Y: npt.NDArray[np.floating],
     out: npt.NDArray[np.floating],
 ) -> None: ...
-def reduced_distance(kind: int, p: float, d: float) -> float: ...
 def group_min_rdist(
     kind: int,
     p: float,

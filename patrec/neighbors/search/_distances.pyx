@@ -38,11 +38,6 @@ def pairwise_rdist(int kind, double p, const floating[:, ::1] X,
         raise_interrupt()
 
 
-def reduced_distance(int kind, double p, double d):
-    """The reduced form of the distance ``d`` (what the kernels compare)."""
-    return dist_to_rdist(<MetricKind> kind, p, d)
-
-
 def group_min_rdist(int kind, double p, const floating[:, ::1] X,
                     const floating[:, ::1] Y, const intp_t[::1] group_of,
                     floating[:, ::1] out, intp_t[::1] nearest):

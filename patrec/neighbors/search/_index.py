@@ -203,7 +203,9 @@ class NeighborIndex:
             Query points; one point as a 1-D array gets its arrays, not arrays of
             them.
         r : float
-            The radius, ``r >= 0``; samples with distance ``<= r`` are returned.
+            The radius, ``r >= 0``, in the metric's own units (a squared distance
+            for ``sqeuclidean``); the samples whose reported distance is ``<= r``
+            are returned.
         return_distance : bool, default=False
             Also return the distances.
         return_counts : bool, default=False
@@ -237,6 +239,7 @@ class NeighborIndex:
         run_row_ranges(rows, n_queries, n_jobs)
         all_indices = np.concatenate([pieces[s][0] for s in sorted(pieces)] or [[]])
         all_reduced = np.concatenate([pieces[s][1] for s in sorted(pieces)] or [[]])
+        self._metric.check_finite(all_reduced, dtype=self.dtype)
         self._metric.check_resolved(
             all_reduced[:, None],
             lambda matches, _: (

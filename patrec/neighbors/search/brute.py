@@ -206,7 +206,7 @@ class BruteForce(NeighborIndex):
     def _within(self, X, r, found, evaluations):
         # One row of reduced distances per query (the kernel the tree's leaves use),
         # in blocks of queries of at most _RADIUS_BLOCK distances.
-        limit = _distances.reduced_distance(self._metric.kind, self._metric.p, r)
+        limit = self._metric.radius_limits(r, self.dtype)[1]
         block = max(1, _RADIUS_BLOCK // max(self.n_samples, 1))
         indices, reduced = [], []
         for start in range(0, X.shape[0], block):

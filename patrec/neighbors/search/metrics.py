@@ -122,6 +122,30 @@ class Metric:
     def __repr__(self):
         return f"Metric({self.name!r}, kind={self.kind}, p={self.p})"
 
+    def radius_limits(self, r, dtype=np.float64):
+        """A radius ``r`` given in this metric's units, as the searches use it:
+        ``(geometric, reduced)``, the radius in the kernels' geometry (what a tree
+        prunes with) and the reduced distance every match is compared against.
+
+        A sample is within ``r`` exactly when the distance reported for it (in
+        ``dtype``) is ``<= r``.  For ``sqeuclidean`` the radius is a squared
+        distance already: compared as given, its root is the geometric radius.
+        Where the distance is the root of the reduced one, the limit is the
+        largest reduced value whose root does not exceed ``r``: ``r * r`` rounded
+        can fall a unit below the square of a reported distance equal to ``r``.
+        """
+        geometric, limit = float(r), float(r)
+        if self.squared:
+            geometric = float(np.sqrt(r))
+        elif self.kind == _distances.KINDS["sqeuclidean"]:
+            limit = _largest_square_rooted_within(r, np.dtype(dtype).type)
+        if limit >= float(np.finfo(dtype).max):
+            # a distance that overflowed may be within r: nothing is pruned, every
+            # sample is taken, and the search refuses the overflowed ones
+            # (check_finite) rather than drop samples that are within r
+            geometric = limit = np.inf
+        return geometric, limit
+
     def prepare(self, X):
         """Map rows into the space where the kernels apply (only mahalanobis moves)."""
         if self.transform is None:
@@ -134,18 +158,20 @@ class Metric:
             np.sqrt(reduced, out=reduced)  # (vectorised; correctly rounded, as in C)
         return reduced
 
-    def check_finite(self, reduced):
+    def check_finite(self, reduced, dtype=None):
         """Raise a clear error when reduced distances overflowed to infinity.
 
         The inputs are finite, so an infinite distance means the data are so large that
         their squared (or summed) differences exceed the floating-point range.
+        ``dtype``: the data's, when ``reduced`` holds them in another.
         """
         # (NaN fails too; no temporary; one value, a single-row call's, is read
         # without the cost of a reduction)
         largest = reduced.item() if reduced.size == 1 else reduced.max(initial=0)
         if not largest < np.inf:
             raise ValueError(
-                f"The {self.name} distances overflow the range of {reduced.dtype}: the "
+                f"The {self.name} distances overflow the range of "
+                f"{dtype or reduced.dtype}: the "
                 "data values are too large. Rescale the data (for example standardize "
                 "the features) first."
             )
@@ -221,6 +247,17 @@ class Metric:
 
         run_row_ranges(rows, X.shape[0], n_jobs)
         return reduced, nearest
+
+
+def _largest_square_rooted_within(r, value):
+    """The largest number ``v`` of float type ``value`` with ``sqrt(v) <= r``."""
+    with np.errstate(over="ignore"):  # (r * r or the step past the largest)
+        limit = value(r) * value(r)
+        while np.sqrt(limit) > r:
+            limit = np.nextafter(limit, value(0))
+        while limit < np.inf and np.sqrt(np.nextafter(limit, value(np.inf))) <= r:
+            limit = np.nextafter(limit, value(np.inf))
+    return float(limit)
 
 
 def _check_p(p):

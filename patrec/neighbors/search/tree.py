@@ -266,7 +266,13 @@ class BranchBoundTree(NeighborIndex):
         return _bnb_tree.locality_order(X, self._tree.low[0], self._tree.high[0])
 
     def _within(self, X, r, found, evaluations):
-        return _bnb_tree.radius_search(self._tree, X, r, found, evaluations)
+        return _bnb_tree.radius_search(
+            self._tree,
+            X,
+            *self._metric.radius_limits(r, self.dtype),
+            found,
+            evaluations,
+        )
 
     def explain(self, x, k=1):
         """The search for one query, step by step: what each rule pruned, and why.

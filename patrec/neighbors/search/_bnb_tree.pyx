@@ -73,7 +73,8 @@ from libc.string cimport memcpy
 from patrec._signals cimport SignalWatch, raise_interrupt, stop_after
 from patrec._typedefs cimport floating, intp_t
 from patrec.neighbors.search._distances cimport (CITYBLOCK, MINKOWSKI, MetricKind,
-                                                 SQEUCLIDEAN, rdist, rdist_to_dist, sqeuclidean_rdist,
+                                                 SQEUCLIDEAN, rdist,
+                                                 rdist_to_dist, sqeuclidean_rdist,
                                                  sqeuclidean_rdist_rows2)
 from patrec.neighbors.search._heap cimport (heap_init, heap_make, heap_push, heap_sort,
                                             list_copy_ascending, list_push)

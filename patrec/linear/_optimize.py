@@ -74,8 +74,8 @@ def minimize_lbfgs(
         x's shape) at x.  It must not keep or modify x.
     x0 : ndarray of shape (n,)
         The starting point (not modified).
-    gtol : float
-        Converged when max_i |g_i| <= gtol.
+    gtol : float or ndarray of shape (n,)
+        Converged when |g_i| <= gtol (or gtol_i) for every i.
     max_iter : int
         Most iterations; reaching it is reported as not converged.
     ftol : float, default=64 machine epsilons
@@ -106,6 +106,8 @@ def minimize_lbfgs(
     """
     # Overflow (inputs near 1e150) gives inf or nan, which the line search backs off
     # from and the update skips; the warnings numpy would raise meanwhile are off.
+    # An overflow at x0 itself leaves no direction to go: it is a failure, never a
+    # convergence.
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         return _iterate(
             fun, x0, gtol, max_iter, ftol, memory, max_evaluations_per_step, callback
@@ -125,7 +127,9 @@ def _iterate(fun, x0, gtol, max_iter, ftol, memory, max_evaluations, callback):
     def result(success, message):
         return LbfgsResult(x, float(f), g, nit, nfev, success, message)
 
-    if np.abs(g).max(initial=0.0) <= gtol:
+    if not (math.isfinite(f) and np.isfinite(g).all()):
+        return result(False, "f or its gradient is not finite at x0 (an overflow?)")
+    if np.all(np.abs(g) <= gtol):
         return result(True, "the gradient is below gtol")
     while nit < max_iter:
         lbfgs_direction(g, steps, changes, rho, newest, count, alpha, p)
@@ -136,7 +140,7 @@ def _iterate(fun, x0, gtol, max_iter, ftol, memory, max_evaluations, callback):
             slope = float(g @ p)
         if nit == 0 or not math.isfinite(slope):
             # L-BFGS-B's first step: a unit length along -g (p scaled, step 1)
-            p /= np.linalg.norm(p)
+            p /= _length(p)
             slope = float(g @ p)
         start = _Point(0.0, x, f, g, slope)
         found, used = _wolfe_step(fun, start, p, 1.0, max_evaluations)
@@ -159,7 +163,7 @@ def _iterate(fun, x0, gtol, max_iter, ftol, memory, max_evaluations, callback):
         x, f, g = found.x, found.f, found.g
         if callback is not None:
             callback(x, f)
-        if np.abs(g).max() <= gtol:
+        if np.all(np.abs(g) <= gtol):
             return result(True, "the gradient is below gtol")
         if f_old - f <= ftol * max(abs(f_old), abs(f), 1.0):
             return result(True, "the relative reduction of f is below ftol")
@@ -217,9 +221,23 @@ def _zoom(fun, start, p, low, high, evaluations_left, used):
 
 
 def _evaluate(fun, start, p, step):
+    """The point at ``step`` along p.  Where the gradient is not finite (or its
+    slope overflows) f counts as infinite, so that the line search backs off and
+    every point it accepts has a usable gradient."""
     x = start.x + step * p
     f, g = fun(x)
-    return _Point(step, x, float(f), g, float(g @ p))
+    slope = float(g @ p)
+    return _Point(step, x, float(f) if math.isfinite(slope) else math.inf, g, slope)
+
+
+def _length(v):
+    """||v||, also when the squares of its entries overflow or underflow."""
+    length = float(np.linalg.norm(v))
+    if not 0.0 < length < math.inf:
+        top = float(np.abs(v).max(initial=0.0))
+        if 0.0 < top < math.inf:
+            length = top * float(np.linalg.norm(v / top))
+    return length
 
 
 def _sufficient_decrease(start, trial):

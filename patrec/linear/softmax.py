@@ -82,6 +82,17 @@ class SoftmaxRegression(
     overflows.  float32 input keeps the matrix products in float32; the parameters
     and L-BFGS work in float64.
 
+    A feature j that reaches 2**32 (about 4.3e9) in magnitude is multiplied by the
+    power of two 2**-e_j that brings its largest value into [0.5, 1) before L-BFGS
+    starts, and the weights found for it are multiplied by 2**-e_j at the end: the
+    objective is the same function of the same weights (their penalty scaled by
+    2**-2e_j to match), and ``tol`` still bounds the objective's gradient with
+    respect to ``coef_``.  Unscaled, L-BFGS's first step, of unit length, moves the
+    scores by about the size of the features: near 1e25 no step it could try
+    lowered the objective and the fit stopped at zero weights, and one feature near
+    1e10 among features near 1 left it stuck far from the minimum.  Features below
+    2**32 are fitted as given.
+
     ``sample_weight`` weights each sample's term of the data sum,
     ``C sum_i w_i [log sum_q exp(g_q(x_i)) - g_{y_i}(x_i)]``: integer weights give
     exactly the objective of the samples repeated that many times (so the same
@@ -133,7 +144,7 @@ class SoftmaxRegression(
         result = minimize_lbfgs(
             objective,
             np.zeros(objective.size),
-            gtol=tol,
+            gtol=objective.gradient_tolerance(tol),
             max_iter=max_iter,
             callback=report if log.wants(2) else None,
         )
@@ -154,9 +165,9 @@ class SoftmaxRegression(
                 f"({result.message}); {advice}.",
                 ConvergenceWarning,
             )
-        coef, intercept = objective.unpack(result.x)
-        self.coef_ = coef.copy()
-        self.intercept_ = intercept.copy()
+        coef, intercept = objective.model(result.x)
+        self.coef_ = coef
+        self.intercept_ = intercept
         self.n_iter_ = int(result.nit)
 
     def predict_log_proba(self, X):
@@ -203,9 +214,17 @@ class SoftmaxObjective:
     ``_softmax.softmax_data_term`` instead: the same products and the same sums,
     taken block of rows by block of rows, each block of X (32 KiB) still in the
     first-level cache when the second product reads it.
+
+    A feature j of magnitude 2**32 or more is first multiplied by 2**-e_j, which
+    brings its largest value into [0.5, 1) (``exponents`` holds the e_j, 0 for
+    the features kept as given; None when all are): theta then holds its weights
+    times 2**e_j and their penalty is scaled by 2**-2e_j, so that J stays the
+    same function of the weights; `model` gives the weights of the features as
+    given, and `gradient_tolerance` the matching L-BFGS ``gtol``.
     """
 
     def __init__(self, X, codes, n_classes, C, fit_intercept, sample_weight=None):
+        X, self.exponents = _unit_scaled_features(X)
         self.X = X
         self.n_classes, self.n_features = n_classes, X.shape[1]
         self.fit_intercept = fit_intercept
@@ -224,6 +243,8 @@ class SoftmaxObjective:
                 self.penalty = min(
                     1.0 / np.ldexp(C * self.total, exponent), np.finfo(np.float64).max
                 )
+        if self.exponents is not None:
+            self.penalty = np.ldexp(self.penalty, -2 * self.exponents)  # (d,)
         # Dense X: one pass of blocks over the rows (linear/_softmax.pyx) reads X
         # from memory once an evaluation instead of twice, and its loops over a
         # block's scores cost less than numpy's passes over the whole k x n matrix:
@@ -256,6 +277,35 @@ class SoftmaxObjective:
         intercept = theta[k * d :] if self.fit_intercept else np.zeros(k)
         return coef, intercept
 
+    def model(self, theta):
+        """The weights (k, d) of the features as given and the biases (k,) that
+        theta holds (new arrays)."""
+        coef, intercept = self.unpack(theta)
+        if self.exponents is None:
+            return coef.copy(), intercept.copy()
+        return np.ldexp(coef, -self.exponents), intercept.copy()
+
+    def gradient_tolerance(self, tol):
+        """L-BFGS's gtol for theta that bounds the gradient of J / (C n) with respect
+        to the weights of the features as given by tol: tol itself, or for the
+        weights of a rescaled feature j (whose gradient is 2**-e_j times theirs)
+        tol 2**-e_j."""
+        if self.exponents is None:
+            return tol
+        coef_tol = np.broadcast_to(
+            np.ldexp(tol, -self.exponents), (self.n_classes, self.n_features)
+        )
+        return np.concatenate(
+            [coef_tol.reshape(-1), np.full(self.size - coef_tol.size, tol)]
+        )
+
+    def _penalty_term(self, coef):
+        """(1/2) sum_r ||w_r||^2 over C n, held in the units of theta."""
+        if self.exponents is None:
+            w = coef.reshape(-1)
+            return 0.5 * self.penalty * float(w @ w)
+        return 0.5 * float(np.sum(self.penalty * coef * coef))
+
     def __call__(self, theta):
         if self.dense:
             return self._dense_call(theta)
@@ -275,7 +325,7 @@ class SoftmaxObjective:
             loss = terms.sum() / n_samples
         else:
             loss = (self.weights @ terms) / n_samples
-        loss += 0.5 * self.penalty * np.dot(theta[: coef.size], theta[: coef.size])
+        loss += self._penalty_term(coef)
         flat[self.truth] -= 1.0  # the residuals P(r | x_i) - [y_i = r]
         if self.weights is not None:
             scores *= self.weights  # w_i (P(r | x_i) - [y_i = r])
@@ -309,8 +359,7 @@ class SoftmaxObjective:
         grad_coef += self.grad_buffer * scale
         if self.fit_intercept:
             np.multiply(self.grad_intercept, scale, out=gradient[coef.size :])
-        w = theta[: coef.size]
-        return loss * scale + 0.5 * self.penalty * float(w @ w), gradient
+        return loss * scale + self._penalty_term(coef), gradient
 
 
 def _product(A, B, out=None):
@@ -323,6 +372,28 @@ def _product(A, B, out=None):
         return product.astype(np.float64, copy=False)
     out[...] = product
     return out
+
+
+def _unit_scaled_features(X):
+    """X and None when every feature stays below 2**32 in magnitude.  Otherwise X
+    with each such feature j multiplied by the power of two 2**-e_j that brings its
+    largest value into [0.5, 1) (a new array or CSR matrix of X's dtype, exact save
+    for values pushed below the normal range), and the e_j (0 for the others)."""
+    if X.shape[0] == 0:
+        return X, None
+    # (the largest |x| of each column from its extremes, with no copy of X)
+    highest, lowest = X.max(axis=0), X.min(axis=0)
+    if sp.issparse(X):
+        highest, lowest = highest.toarray().reshape(-1), lowest.toarray().reshape(-1)
+    _, exponents = np.frexp(np.maximum(highest, -lowest))
+    exponents = np.where(exponents > 32, exponents, 0).astype(np.intc)
+    if not exponents.any():
+        return X, None
+    if sp.issparse(X):
+        X = X.copy()
+        X.data = np.ldexp(X.data, -exponents[X.indices])
+        return X, exponents
+    return np.ldexp(X, -exponents), exponents
 
 
 def _log_sum_exp(scores):

@@ -109,3 +109,45 @@ def test_without_pairs_the_direction_is_steepest_descent():
         g, np.zeros((2, 3)), np.zeros((2, 3)), np.zeros(2), 1, 0, np.empty(2), direction
     )
     np.testing.assert_array_equal(direction, -g)
+
+
+def test_a_gradient_whose_length_overflows_is_followed_not_read_as_convergence():
+    # Issue 37: ||g|| overflowed to inf, the first direction -g / ||g|| was zero,
+    # the step left x where it was, and the zero reduction of f read as convergence.
+    def steep(x):
+        d = x - 1.0
+        return 0.5e200 * float(d @ d), 1e200 * d
+
+    result = minimize_lbfgs(steep, np.zeros(4), gtol=1e-8, max_iter=100)
+    assert result.success, result.message
+    np.testing.assert_allclose(result.x, np.ones(4))
+
+
+def test_a_start_where_the_gradient_is_not_finite_is_no_convergence():
+    def overflowed(x):
+        return 1.0, np.full_like(x, np.inf)
+
+    result = minimize_lbfgs(overflowed, np.zeros(3), gtol=1e-8, max_iter=10)
+    assert not result.success and result.nit == 0
+    assert result.message == "f or its gradient is not finite at x0 (an overflow?)"
+
+
+def test_a_point_whose_gradient_is_not_finite_is_never_accepted():
+    def trap(x):  # f finite everywhere, its gradient not beyond 1 (minimum at 2)
+        d = x - 2.0
+        g = 2 * d if np.all(x < 1) else np.full_like(x, np.nan)
+        return float(d @ d), g
+
+    result = minimize_lbfgs(trap, np.full(3, -0.9), gtol=1e-8, max_iter=100)
+    assert not result.success
+    assert np.isfinite(result.jac).all() and np.all(result.x < 1)
+
+
+def test_gtol_may_be_one_bound_per_entry():
+    def quadratic(x):
+        return 0.5 * float(x @ x), x
+
+    x0 = np.array([1e-5, 1e-5])
+    assert minimize_lbfgs(quadratic, x0, gtol=1.0, max_iter=5).nit == 0
+    result = minimize_lbfgs(quadratic, x0, gtol=np.array([1.0, 1e-6]), max_iter=5)
+    assert result.success and result.nit >= 1 and abs(result.jac[1]) <= 1e-6

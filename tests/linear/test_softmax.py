@@ -167,3 +167,65 @@ def test_the_kernels_exponential_is_libms_to_a_few_units_in_the_last_place():
         part = x[:n].copy()
         exp_in_place(part)
         np.testing.assert_array_equal(part, got[:n])
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize(
+    "scale, dtype",
+    [(1e25, np.float64), (1e200, np.float64), (1e300, np.float64), (1e30, np.float32)],
+)
+def test_features_of_any_magnitude_give_the_model_of_normal_ones(scale, dtype, sparse):
+    # Issue 37: at 1e200 the fit stopped at zero weights, said it converged and
+    # warned nothing (accuracy 1/3); from 1e25 it stopped there with a warning.
+    X, y = load_iris(return_X_y=True)
+    expected = SoftmaxRegression().fit(X, y).score(X, y)
+    big = (X * scale).astype(dtype)
+    data = sp.csr_matrix(big) if sparse else big
+    kept = big.copy()
+    with warnings.catch_warnings():
+        # (float32 data round the objective at 1e-7: L-BFGS may say it stopped)
+        action = "ignore" if dtype == np.float32 else "error"
+        warnings.simplefilter(action, ConvergenceWarning)
+        clf = SoftmaxRegression().fit(data, y)
+    assert clf.score(data, y) >= expected
+    assert np.isfinite(clf.coef_).all() and np.abs(clf.coef_).max() > 0
+    assert np.isfinite(clf.predict_proba(data)).all()
+    np.testing.assert_array_equal(big, kept)
+
+
+@pytest.mark.parametrize("scale", [1e10, 1e200])
+def test_one_feature_far_larger_than_the_others_is_fitted_as_well(scale):
+    # (before issue 37: L-BFGS said it converged with a training accuracy of 1/3
+    # at 1e10, and stopped at zero weights at 1e200)
+    X, y = load_iris(return_X_y=True)
+    expected = SoftmaxRegression().fit(X, y).score(X, y)
+    X[:, 0] *= scale
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        clf = SoftmaxRegression().fit(X, y)
+    assert clf.score(X, y) >= expected
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+def test_rescaled_features_keep_the_objective_of_the_weights(sparse):
+    # Features beyond 2**32 are fitted multiplied by a power of two: the objective
+    # is still J of the weights of the features as given (`model`), and L-BFGS's
+    # gtol still bounds the gradient with respect to those weights by tol.
+    X, y = load_iris(return_X_y=True)
+    X[:, 1:3] *= 2.0**100  # two columns rescaled, two kept
+    k, (n, d), C = 3, X.shape, 0.5
+    objective = SoftmaxObjective(sp.csr_matrix(X) if sparse else X, y, k, C, True)
+    assert objective.exponents.tolist() == [0, 103, 103, 0]
+    theta = np.random.default_rng(0).normal(scale=0.3, size=objective.size)
+    W, b = objective.model(theta)
+    S = X @ W.T + b
+    data_term = (logsumexp(S, axis=1) - S[np.arange(n), y]).sum()
+    J = (C * data_term + 0.5 * (W**2).sum()) / (C * n)
+    loss, gradient = objective(theta)
+    assert loss == pytest.approx(J, rel=1e-12)
+    # dJ/dW = dJ/dtheta * 2**e_j, so |dJ/dtheta| <= gtol means |dJ/dW| <= tol
+    gtol = objective.gradient_tolerance(1e-6)
+    gtol_W, gtol_b = gtol[: k * d].reshape(k, d), gtol[k * d :]
+    np.testing.assert_array_equal(gtol_W * 2.0 ** np.array([0, 103, 103, 0]), 1e-6)
+    np.testing.assert_array_equal(gtol_b, 1e-6)
+    assert np.isfinite(gradient).all()

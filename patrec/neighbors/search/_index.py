@@ -16,6 +16,7 @@ import numpy as np
 
 from ..._parallel import run_row_ranges
 from ..._validation import check_flag, check_scalar, check_X
+from ...exceptions import warn_caller
 from .metrics import Metric
 
 __all__ = ["NeighborIndex", "prepare_rows", "without_self"]
@@ -120,6 +121,8 @@ class NeighborIndex:
         """
         _refuse_scipy_options("query", scipy_options)
         X, single = self._one_point(X)
+        if not single and k == 1:
+            self._warn_of_the_shape()
         distances, indices, counts = self._query(X, k, n_jobs, count=return_counts)
         if single:
             pick = 0 if k == 1 else slice(None)  # (cKDTree: scalars when k == 1)
@@ -129,6 +132,27 @@ class NeighborIndex:
         if return_counts:
             result += (counts,)
         return result[0] if len(result) == 1 else result
+
+    def _used_as_ckdtree(self):
+        """Note that a name only SciPy's ``cKDTree`` has was used: this index's
+        caller may expect cKDTree's shapes from `query`."""
+        self.__dict__.setdefault("_ckdtree_user", True)
+
+    def _warn_of_the_shape(self):
+        """Warn, once per index, a caller who used cKDTree's names that `query`
+        answers 2-D queries with ``k=1`` in scikit-learn's shape, not in cKDTree's
+        (for ``k > 1`` the two agree)."""
+        if self.__dict__.get("_ckdtree_user") is not True:
+            return
+        self._ckdtree_user = "warned"
+        warn_caller(
+            f"{type(self).__name__}.query answers 2-D queries with arrays of shape "
+            "(n_queries, k), k=1 included, as scikit-learn's KDTree does; SciPy's "
+            "cKDTree.query returns shape (n_queries,) for k=1. Take "
+            "distances[:, 0] and indices[:, 0] for cKDTree's shape (this index was "
+            "used with cKDTree's names, so this is said once).",
+            UserWarning,
+        )
 
     def _one_point(self, X):
         """``(X, single)``: a 1-D ``X`` is one point (as in SciPy), made a row."""
@@ -291,6 +315,7 @@ class NeighborIndex:
             As ``cKDTree.query_ball_point`` returns it.  `query_radius` gives the
             same samples sorted by distance, with the distances.
         """
+        self._used_as_ckdtree()
         if p is not None and float(p) != self._metric.p:
             raise ValueError(
                 f"p={p!r}: the metric is fixed when the index is built; build it with "
@@ -315,11 +340,13 @@ class NeighborIndex:
     @property
     def n(self):
         """The number of training samples (``cKDTree.n``; `n_samples`)."""
+        self._used_as_ckdtree()
         return self.n_samples
 
     @property
     def m(self):
         """The number of features (``cKDTree.m``; `n_features`)."""
+        self._used_as_ckdtree()
         return self.n_features
 
     @property

@@ -87,8 +87,12 @@ class BruteForce(NeighborIndex):
     distances, and keeps those within the radius: the same answers as
     `BranchBoundTree.query_radius`, distances included.
 
-    SciPy's ``cKDTree`` names work too (``n``, ``m``, ``data``, ``query_ball_point``,
-    a 1-D query point; see the migration guide).
+    Some of SciPy's ``cKDTree`` names work too (``n``, ``m``, ``data``,
+    ``query_ball_point``, a 1-D query point; see the migration guide), but this is
+    not a drop-in ``cKDTree``: ``query`` answers 2-D queries in scikit-learn's
+    shape, ``(n_queries, k)`` even for ``k=1``, where ``cKDTree`` answers
+    ``(n_queries,)``.  An index used with those names warns of it
+    once.
 
     See Also
     --------

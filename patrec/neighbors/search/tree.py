@@ -138,8 +138,12 @@ class BranchBoundTree(NeighborIndex):
     with a small margin for rounding errors, and neighbours at equal distance are
     ordered by the lower training index, as in `BruteForce`.
 
-    SciPy's ``cKDTree`` names work too (``n``, ``m``, ``data``, ``query_ball_point``,
-    a 1-D query point; see the migration guide).
+    Some of SciPy's ``cKDTree`` names work too (``n``, ``m``, ``data``,
+    ``query_ball_point``, a 1-D query point; see the migration guide), but this is
+    not a drop-in ``cKDTree``: ``query`` answers 2-D queries in scikit-learn's
+    shape, ``(n_queries, k)`` even for ``k=1``, where ``cKDTree`` answers
+    ``(n_queries,)``.  An index used with those names warns of it
+    once.
 
     See Also
     --------
@@ -189,6 +193,7 @@ class BranchBoundTree(NeighborIndex):
                     "leafsize is SciPy's name for leaf_size: give one of the two."
                 )
             leaf_size = leafsize
+            self._used_as_ckdtree()
         self.partition = check_option(partition, "partition", PARTITIONS)
         if partition == "kd" and branching not in (None, 2):
             raise ValueError(

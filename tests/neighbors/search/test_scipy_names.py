@@ -1,7 +1,9 @@
 """SciPy's cKDTree conventions on both indexes: a script written for ``cKDTree``
-behaves the same, or fails with a message naming patrec's equivalent."""
+behaves the same, fails with a message naming patrec's equivalent, or (the shape of
+a 2-D ``query``) is warned of the difference."""
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -99,3 +101,43 @@ def test_leafsize_is_leaf_size(data):
     np.testing.assert_array_equal(tree.query(Q, k=3)[1], BruteForce(X).query(Q, k=3)[1])
     with pytest.raises(TypeError, match="give one of the two"):
         BranchBoundTree(X, leafsize=5, leaf_size=5)
+
+
+def _ckdtree_calls():
+    return {
+        "leafsize": lambda X: BranchBoundTree(X, leafsize=8),
+        "n": lambda X: _after(BruteForce(X), lambda index: index.n),
+        "m": lambda X: _after(BranchBoundTree(X), lambda index: index.m),
+        "query_ball_point": lambda X: _after(
+            BruteForce(X), lambda index: index.query_ball_point(X[0], 0.5)
+        ),
+    }
+
+
+def _after(index, call):
+    call(index)
+    return index
+
+
+@pytest.mark.parametrize("used", sorted(_ckdtree_calls()))
+def test_a_ckdtree_user_is_warned_of_the_query_shape_once(used, data):
+    """A cKDTree script swapped to patrec keeps running on (n, 1) arrays and
+    broadcasts them against (n,) ones: the index warns, once, of the shape."""
+    X, Q = data
+    index = _ckdtree_calls()[used](X)
+    reference = cKDTree(X).query(Q)
+    with pytest.warns(UserWarning, match=r"shape \(n_queries, k\).*indices\[:, 0\]"):
+        distances, indices = index.query(Q)
+    assert indices.shape == (len(Q), 1) and reference[1].shape == (len(Q),)
+    np.testing.assert_array_equal(indices[:, 0], reference[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        index.query(Q)  # said once
+        index.query(Q[0])  # one point: cKDTree's shape, nothing to say
+
+
+@pytest.mark.parametrize("index", [BruteForce, BranchBoundTree])
+def test_a_scikit_learn_style_caller_is_not_warned(index, data):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert index(data[0]).query(data[1])[1].shape == (len(data[1]), 1)

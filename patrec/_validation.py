@@ -1,10 +1,10 @@
 """Input checks and label encoding, done once in Python before any Cython runs.
 
 Everything a compiled kernel assumes is settled here: a 2-D, finite, C-contiguous array
-of float32 or float64 (float32 and float64 are kept as they are, every other numeric
-type becomes float64), consistent lengths, labels encoded to ``0 .. n_classes - 1`` and
-parameters inside their ranges.  Nothing the caller passed in is ever modified: when an
-array has to change it is copied.
+of float32 or float64 in the machine's byte order (float32 and float64 are kept as they
+are, every other numeric type becomes float64), consistent lengths, labels encoded to
+``0 .. n_classes - 1`` and parameters inside their ranges.  Nothing the caller passed in
+is ever modified: when an array has to change it is copied.
 """
 
 import numbers
@@ -61,7 +61,7 @@ def _as_numeric_array(X, name):
     if kind == "c":
         raise ValueError(f"Complex data not supported: {name} has dtype {array.dtype}.")
     if kind == "f" and array.dtype.type in _KEPT_FLOATS:
-        return array
+        return native_byte_order(array)
     if kind in "fiub":
         return array.astype(np.float64)
     if kind == "O":
@@ -114,8 +114,9 @@ def check_X(X, *, name="X", min_samples=1, accept_sparse=False, estimator=None):
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
-        C-contiguous, float32 or float64, finite.  The input itself when it already
-        was such an array, otherwise a new array.
+        C-contiguous, float32 or float64 in the machine's byte order, finite.  The
+        input itself when it already was such an array, otherwise a new array (float32
+        stored in the other byte order gives native float32).
     """
     who = f" by {type(estimator).__name__}" if estimator is not None else ""
     if X is None:
@@ -155,6 +156,15 @@ def check_X(X, *, name="X", min_samples=1, accept_sparse=False, estimator=None):
             f"Input {name} contains NaN or infinity; remove or impute those values."
         )
     return np.ascontiguousarray(array)
+
+
+def native_byte_order(array):
+    """``array`` itself when its values are stored in the machine's byte order (or
+    have none, like bytes and Python objects), else a copy that is, of the same
+    type: compiled kernels read only native numbers."""
+    if array.dtype.isnative:
+        return array
+    return array.astype(array.dtype.newbyteorder("="))
 
 
 def _all_finite(array):
@@ -197,7 +207,8 @@ def check_labels(y, n_samples=None):
     """Validate a target vector: 1-D, no missing values, matching length.
 
     A column vector of shape (n_samples, 1) is flattened with a
-    `DataConversionWarning`.  Returns an ndarray (a view of the input when possible).
+    `DataConversionWarning`.  Returns an ndarray in the machine's byte order (a view of
+    the input when possible).
     """
     if y is None:
         raise ValueError(
@@ -205,7 +216,7 @@ def check_labels(y, n_samples=None):
         )
     if _is_sparse(y):
         raise TypeError("A sparse target y is not supported; pass a 1-D array.")
-    y = _as_label_array(y)
+    y = native_byte_order(_as_label_array(y))
     if y.ndim == 2 and y.shape[1] == 1:
         warnings.warn(
             "A column-vector y was passed when a 1d array was expected. Please change "

@@ -42,7 +42,9 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         ``"uniform"``: one vote per neighbour.  ``"distance"``: a neighbour at
         distance d votes 1 / d (neighbours at distance 0, if any, share all the
         weight).  A callable receives the distances, an array of shape
-        (n_queries, k), and returns weights of the same shape.
+        (n_queries, k), and returns finite weights >= 0 of the same shape; a query
+        whose neighbours all get weight 0 has no vote and raises a ValueError, as
+        in scikit-learn.
     algorithm : {"auto", "brute", "bnb"}, default="auto"
         ``"brute"``: `BruteForce`.  ``"bnb"``: `BranchBoundTree`.  ``"auto"``: the
         faster of the two by a measured cost model that looks at the data (a small
@@ -272,12 +274,15 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             return None
         if self.weights == "distance":
             distances = distances.astype(np.float64)
-            with np.errstate(divide="ignore"):
+            with np.errstate(divide="ignore", over="ignore"):
                 weights = 1.0 / distances
             exact = distances == 0
             hit = exact.any(axis=1)
-            weights[hit] = exact[hit]
-            return weights
+            weights[hit] = exact[hit]  # matches at distance 0 share all the weight
+            # where 1 / d overflows, the same shares as d_1 / d (d_1: the nearest)
+            tiny = ~hit & np.isinf(weights).any(axis=1)
+            weights[tiny] = distances[tiny, :1] / distances[tiny]
+            return _summable(weights)
         weights = np.asarray(self.weights(distances), dtype=np.float64)
         if weights.shape != distances.shape:
             raise ValueError(
@@ -286,9 +291,15 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             )
         if not np.isfinite(weights).all() or (weights < 0).any():
             raise ValueError("The weights callable must return finite weights >= 0.")
-        empty = weights.sum(axis=1) == 0
-        weights[empty] = 1.0  # no weight at all: fall back to one vote each
-        return weights
+        empty = np.flatnonzero(weights.max(axis=1, initial=0) == 0)
+        if empty.size:
+            raise ValueError(
+                f"The weights callable gave every neighbour of query {empty[0]} (and "
+                f"of {empty.size - 1} other(s)) weight 0, so no class gets a vote. "
+                "Return a positive weight for at least one neighbour of each query "
+                "(a zero weight means the neighbour does not vote)."
+            )
+        return _summable(weights)
 
     def _reject_option(self):
         """The checked ``reject_threshold`` and the label of a rejected sample.
@@ -343,6 +354,16 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         out = labels.astype(dtype)
         out[rejected] = reject_label
         return out
+
+
+def _summable(weights):
+    """``weights`` with each row whose sum overflows divided by its largest weight
+    (the shares of the vote are the same)."""
+    with np.errstate(over="ignore"):
+        overflow = ~np.isfinite(weights.sum(axis=1))
+    if overflow.any():
+        weights[overflow] /= weights[overflow].max(axis=1, keepdims=True)
+    return weights
 
 
 def _same_label(a, b):

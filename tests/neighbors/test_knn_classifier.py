@@ -2,6 +2,7 @@
 
 import pickle
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -333,3 +334,38 @@ def test_verbose_reports_the_tree_and_the_queries(capsys):
     assert capsys.readouterr().err == ""
     with pytest.raises(ValueError, match="verbose must be a non-negative"):
         KNeighborsClassifier(verbose=-1).fit(X, y)
+
+
+def test_a_weights_callable_that_silences_every_neighbour_is_refused():
+    """Issue 37: all-zero weights used to fall back to one vote each, silently."""
+    X, y = [[0, 1], [1, 2], [2, 3], [3, 4]], [0, 0, 1, 1]
+    clf = KNeighborsClassifier(3, weights=lambda d: np.where(d > 0.5, 0.0, 1.0))
+    clf.fit(X, y)
+    with pytest.raises(ValueError, match="every neighbour of query 0 .* weight 0"):
+        clf.predict_proba([[1.1, 1.1]])
+    with pytest.raises(ValueError, match="query 1 "):
+        clf.predict([[0.0, 1.0], [1.1, 1.1]])
+    # one neighbour with a weight is a vote
+    np.testing.assert_array_equal(clf.predict_proba([[0.0, 1.2]]), [[1.0, 0.0]])
+
+
+def test_distance_weights_where_one_over_d_overflows():
+    """1 / d of a subnormal distance is infinite: the shares are those of d_1 / d,
+    and a match at distance 0 still takes all the weight."""
+    X = np.array([[0.0], [5e-324], [1e-323], [1.0]])
+    clf = KNeighborsClassifier(3, weights="distance", metric="cityblock")
+    proba = clf.fit(X, [0, 1, 1, 0]).predict_proba([[0.0], [2e-323]])
+    # from 4u: neighbours at 2u, 3u (class 1) and 4u (class 0)
+    w = np.array([1 / 2, 1 / 3, 1 / 4])
+    np.testing.assert_allclose(
+        proba, [[1.0, 0.0], [w[2] / w.sum(), w[:2].sum() / w.sum()]]
+    )
+
+
+def test_weights_whose_sum_overflows_vote_in_proportion():
+    X, y = [[0.0], [1.0], [2.0]], [0, 1, 1]
+    huge = KNeighborsClassifier(3, weights=lambda d: np.full(d.shape, 1e308))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        proba = huge.fit(X, y).predict_proba([[0.2]])
+    np.testing.assert_allclose(proba, [[1 / 3, 2 / 3]])

@@ -2,6 +2,14 @@
 
 `BaseEstimator` gives scikit-learn's parameter protocol (``get_params``/``set_params``
 read from the ``__init__`` signature), a short ``repr`` and the fitted check.
+
+One model at a time, whatever the threads do: ``fit`` works on a copy of the
+estimator and replaces the estimator's state with the copy's, whole, only when it
+succeeds (`BaseEstimator._fit_transaction`); each method that reads the fitted model
+(``predict``, ``predict_proba``, ``kneighbors``, ..., the names in `READERS`) runs on
+the state as it was when the call began.  A ``predict`` racing a ``fit`` in another
+thread answers with the old model or the new one, never a mixture, and a failed or
+interrupted ``fit`` leaves the estimator as it was.
 `ClassifierMixin` adds ``score`` (accuracy) and the validation every classifier shares:
 a public ``fit`` validates ``X`` and ``y``, encodes the labels into ``classes_`` and
 then calls the subclass's ``_fit(X, codes)`` with labels ``0 .. n_classes - 1``.
@@ -10,7 +18,9 @@ scikit-learn is never imported here at run time: only ``__sklearn_tags__`` impor
 and only scikit-learn itself calls that.
 """
 
+import contextlib
 import copy
+import functools
 import inspect
 import warnings
 
@@ -26,6 +36,7 @@ from ._validation import (
 from .exceptions import not_fitted_error
 
 __all__ = [
+    "READERS",
     "BaseEstimator",
     "ClassifierMixin",
     "WeightedFitMixin",
@@ -34,12 +45,36 @@ __all__ = [
 ]
 
 
+#: The public methods that read a fitted model: in every estimator each one runs on
+#: the model as it was when the call began (see the module docstring).
+READERS = frozenset(
+    {
+        "decision_function",
+        "get_feature_names_out",
+        "kneighbors",
+        "predict",
+        "predict_log_proba",
+        "predict_proba",
+        "score",
+        "subclass_decision_function",
+        "transform",
+    }
+)
+
+
 class BaseEstimator:
     """Parameters, ``repr`` and fitted checks shared by every estimator.
 
     A subclass's ``__init__`` stores each keyword argument unchanged under its own
     name and does nothing else; validation happens in ``fit``.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in READERS:  # (its own or a mixin's)
+            method = getattr(cls, name, None)
+            if inspect.isfunction(method) and not hasattr(method, "reads_one_model"):
+                setattr(cls, name, _reads_one_model(method))
 
     @classmethod
     def _param_names(cls):
@@ -129,6 +164,20 @@ class BaseEstimator:
                 f"This {type(self).__name__} instance is not fitted yet. Call 'fit' "
                 "with appropriate arguments before using this estimator."
             )
+
+    @contextlib.contextmanager
+    def _fit_transaction(self):
+        """A copy of the estimator, without its fitted state, to fit in the ``with``
+        block; when the block ends without an error the copy's state replaces the
+        estimator's, whole (one assignment of ``__dict__``).  On an error, Ctrl-C
+        included, nothing is replaced: the estimator stays as it was."""
+        model = object.__new__(type(self))
+        learned = self._fitted_state()
+        model.__dict__ = {
+            name: value for name, value in vars(self).items() if name not in learned
+        }
+        yield model
+        self.__dict__ = model.__dict__
 
     def _forget_fit(self):
         """Drop everything learned by ``fit`` (the attributes ending in ``_``)."""
@@ -239,20 +288,13 @@ class ClassifierMixin:
         )
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0])
-        previous = self._fitted_state()
-        self._start_fit(X, names)
-        self.classes_ = classes
-        try:
+        with self._fit_transaction() as model:
+            model._start_fit(X, names)
+            model.classes_ = classes
             if sample_weight is None:
-                self._fit(X, codes)
+                model._fit(X, codes)
             else:
-                self._fit(X, codes, sample_weight=sample_weight)
-        except BaseException:
-            # a failed or interrupted (Ctrl-C) fit leaves no half-fitted model: the
-            # estimator is as it was before the call, fitted or not
-            self._forget_fit()
-            vars(self).update(previous)
-            raise
+                model._fit(X, codes, sample_weight=sample_weight)
         return self
 
     def _fit(self, X, codes):
@@ -374,6 +416,21 @@ def clone(estimator):
         else:
             params[name] = copy.deepcopy(value)
     return type(estimator)(**params)
+
+
+def _reads_one_model(method):
+    """``method`` run on a view of the estimator that shares its state as it is when
+    the call begins: a ``fit`` that replaces the state meanwhile (`_fit_transaction`
+    assigns a new ``__dict__``, never changing the old one) is not seen half-way."""
+
+    @functools.wraps(method)
+    def read(self, *args, **kwargs):
+        view = object.__new__(type(self))
+        view.__dict__ = self.__dict__
+        return method(view, *args, **kwargs)
+
+    read.reads_one_model = True
+    return read
 
 
 def _same_value(value, default):

@@ -165,3 +165,71 @@ def test_long_compiled_loops_release_the_gil(kernel):
         f"{kernel}: {elapsed:.2f} s, Python loop alongside at {share:.0%} of its solo speed"
     )
     assert share > 0.15, (share, elapsed)
+
+
+def _two_models(name):
+    """Two training sets whose models answer differently, their queries, and what
+    each model answers (`_outputs`)."""
+    X_a, y_a = _data(60, seed=10)
+    X_b, _ = _data(45, seed=11)
+    # other data, other labels, the classes in another order: a mixture of the two
+    # fitted states (one's index, the other's classes) answers like neither
+    y_b = np.repeat(["z", "y", "x"], 45)
+    queries = _data(80, seed=12)[0]
+    answers = []
+    for X, y in ((X_a, y_a), (X_b, y_b)):
+        clf = get_classifier(name)()
+        if "random_state" in clf.get_params():
+            clf.set_params(random_state=0)
+        answers.append(_outputs(clf.fit(X, y), queries))
+    assert any(not np.array_equal(answers[0][m], answers[1][m]) for m in answers[0]), (
+        "the two models must be told apart"
+    )
+    return (X_a, y_a), (X_b, y_b), queries, answers
+
+
+def _matches(got, answers):
+    """Each method's answer is one model's (each call reads one model; two calls
+    may read two)."""
+    return all(
+        any(np.array_equal(got[m], answer[m]) for answer in answers) for m in got
+    )
+
+
+def race_fit_and_predict(name, rounds=12):
+    """Fit the two models in turn in one thread while another thread predicts;
+    return the number of answers and the mixed ones (those of neither model)."""
+    first, second, queries, answers = _two_models(name)
+    clf = get_classifier(name)()
+    if "random_state" in clf.get_params():
+        clf.set_params(random_state=0)
+    clf.fit(*first)
+    done = threading.Event()
+    mixed, count = [], 0
+
+    def fitting():
+        try:
+            for round_ in range(rounds):
+                clf.fit(*(second if round_ % 2 == 0 else first))
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=fitting)
+    thread.start()
+    while not done.is_set() or count == 0:
+        got = _outputs(clf, queries)
+        count += 1
+        if not _matches(got, answers):
+            mixed.append(got)
+    thread.join()
+    return count, mixed
+
+
+@pytest.mark.parametrize("name", classifier_names())
+def test_a_predict_racing_a_fit_answers_with_one_whole_model(name):
+    """Issue 37: a predict while another thread refits answered with neither model
+    (a half-updated one).  `fit` now replaces the state whole and each reading
+    method reads one state, so every answer is the old model's or the new one's."""
+    count, mixed = race_fit_and_predict(name)
+    assert count >= 1
+    assert not mixed, f"{len(mixed)} of {count} answers came from neither model"

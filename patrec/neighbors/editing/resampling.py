@@ -75,19 +75,14 @@ class _Resampler(BaseEstimator):
         labels = _labels_of(y, features.shape[0])
         classes, codes = encode_labels(labels)
         targets = _target_classes(self.sampling_strategy, classes, codes)
-        previous = self._fitted_state()
-        self._start_fit(features, feature_names_of(X))
-        self.sampling_strategy_ = {
-            label: int(np.bincount(codes).min()) for label in targets
-        }
-        try:
-            kept = self._reduce(features, labels, list(targets))
-        except BaseException:
-            # a refused or interrupted (Ctrl-C) call leaves the resampler as it was
-            self._forget_fit()
-            vars(self).update(previous)
-            raise
-        self.sample_indices_ = kept
+        # (a refused or interrupted call leaves the resampler as it was)
+        with self._fit_transaction() as model:
+            model._start_fit(features, feature_names_of(X))
+            model.sampling_strategy_ = {
+                label: int(np.bincount(codes).min()) for label in targets
+            }
+            kept = model._reduce(features, labels, list(targets))
+            model.sample_indices_ = kept
         return _take_rows(X, kept), _take_rows(y, kept)
 
     def get_feature_names_out(self, input_features=None):

@@ -99,8 +99,10 @@ reject_label
     >>> import dask.array as da
     >>> from distributed import Client
     >>> from patrec.distributed import ShardedKNeighborsClassifier
+    >>> # no dashboard, and the scheduler's web pages on any free port, not on 8787
     >>> client = Client(processes=False, n_workers=1, threads_per_worker=2,
-    ...                 dashboard_address=None)
+    ...                 dashboard_address=None,
+    ...                 scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
     >>> X = da.from_array(np.array([[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]]),
     ...                   chunks=(3, 1))
     >>> clf = ShardedKNeighborsClassifier(n_neighbors=3).fit(X, list("aaabbb"))

@@ -19,10 +19,15 @@ pytestmark = pytest.mark.filterwarnings("ignore::patrec.exceptions.ConvergenceWa
 
 @pytest.fixture(scope="module")
 def client():
-    # two worker processes, one thread each: small, and a real process boundary
+    # two worker processes, one thread each: small, and a real process boundary; no
+    # dashboard, and the scheduler's web pages on any free port (8787 may be taken)
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         ) as cluster,
         distributed.Client(cluster) as client,
     ):

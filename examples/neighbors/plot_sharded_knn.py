@@ -64,7 +64,11 @@ if HAVE_DASK:
         n_workers=2,
         threads_per_worker=1,
         processes=False,
+        # No dashboard.  The scheduler still serves a few web pages (its health,
+        # its metrics), by default on port 8787: on any free port of this machine
+        # instead, so that a program already using 8787 changes nothing here.
         dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         silence_logs=logging.ERROR,
     )
     client = Client(cluster)
@@ -168,6 +172,7 @@ def measure(n_samples=400_000, n_features=8, n_queries=20_000, n_workers=2):
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # (as above)
             memory_limit=0,
         ) as cluster,
         Client(cluster) as client,

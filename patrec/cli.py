@@ -12,24 +12,33 @@ prints a table of error rates and fit / predict times::
 The table goes to standard output.  While it runs, a one-line progress report is shown
 on standard error when that is a terminal (never in a pipe or a log file; ``--quiet``
 turns it off).  Bad input (a missing file or column, non-numeric features, a target
-that holds measurements instead of classes, too few samples of a class) ends the
-command with a one-line message and exit code 2.
+that holds measurements instead of classes, too few samples of a class, a ``--param``
+value its classifier refuses) ends the command with a one-line message and exit code
+2, before the comparison starts.  So does a ``--data`` path that is not a regular
+file (/dev/zero, a pipe), a file larger than 100 MB, a line longer than a million
+characters, or a file that does not fit in memory once parsed.
 
 A CSV file may or may not start with a header row.  The first row is read as a header
 unless every one of its fields looks like data of its column (a number in a numeric
 column, one of the column's values in a text column, or a missing value such as "NA",
 which is then reported); ``--no-header`` and ``--header`` override that guess.  Without
 a header the columns are named ``x1``, ``x2``, ...; a column may always be given to
-``--target`` by its number, counting from 1.
+``--target`` by its number, counting from 1.  A feature column that looks like a row
+number (n consecutive integers, such as 1 to n, each once) is used like any other,
+with a note that says how to leave it out.
 """
 
 import argparse
 import ast
+import codecs
+import contextlib
 import csv
 import difflib
 import io
+import itertools
 import os
 import re
+import stat
 import sys
 import textwrap
 import warnings
@@ -47,6 +56,7 @@ from .model_selection import (
     error_rates,
     sensitivity_specificity,
     standardize,
+    stratified_kfold,
 )
 
 __all__ = ["main"]
@@ -70,6 +80,29 @@ _LEGEND_CLASSES = 10
 
 # The field separators the CSV reader recognises, and how a message names them.
 _SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+
+# The most --data reads: a larger file is refused before it is read, and a longer
+# line (line break included) as soon as it is met.  The parsed text of a CSV file
+# takes 15 to 50 times the file's size in memory (more for shorter fields).
+_MAX_FILE_BYTES = 100_000_000
+_MAX_LINE_CHARS = 1_000_000
+
+_TOO_LARGE_ADVICE = (
+    "compare on a sample of its rows, or load it in Python (numpy.loadtxt, "
+    "pandas.read_csv) and cross-validate with patrec.model_selection.cross_validate"
+)
+
+# A numeric feature column holding each of the integers a, a + 1, ..., a + n - 1
+# once, over at least this many rows, is noted as a likely row number.
+_ROW_NUMBERS_MIN_ROWS = 10
+
+# --param values are tried on the first fold's training samples and this many of
+# its test samples before the comparison starts.
+_TRIAL_QUERIES = 10
+
+# What a classifier may raise on data it cannot handle: its row says why, and the
+# other classifiers still run.
+_CLASSIFIER_ERRORS = (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError)
 
 Dataset = namedtuple("Dataset", "X y name feature_names target")
 
@@ -258,7 +291,13 @@ def load_data(source, target=None, header=None, note=None, features=None, drop=N
             [names[i] for i in kept],
             "target",
         )
-    return read_csv(source, target, header, note, features, drop)
+    try:
+        return read_csv(source, target, header, note, features, drop)
+    except MemoryError:
+        raise UsageError(
+            f"not enough memory to read {source}: its text takes many times the "
+            f"file's size in memory; {_TOO_LARGE_ADVICE}"
+        ) from None
 
 
 def _selected(names, candidates, features, drop, where):
@@ -328,6 +367,7 @@ def read_csv(path, target=None, header=None, note=None, features=None, drop=None
             )
     y = _labels(columns[column], names, columns, column, path)
     others = [i for i in range(len(names)) if i != column]
+    features_given = features is not None
     features = _selected(names, others, features, drop, path)
     X = np.empty((len(body), len(features)))
     missing = {}  # column -> [(line, text)], all reported at once
@@ -370,7 +410,27 @@ def read_csv(path, target=None, header=None, note=None, features=None, drop=None
             f"({columns[features[j]][row]!r}) at line {lines[row]}: "
             "features must be finite numbers"
         )
+    for j, i in enumerate(() if note is None or features_given else features):
+        if _looks_like_row_numbers(X[:, j]):
+            column_name = repr(names[i]) if names[i] else str(i + 1)
+            note(
+                f"column {column_name} of {path} holds the integers "
+                f"{X[:, j].min():.0f} to {X[:, j].max():.0f}, each once: it looks like "
+                "a row number, not a measurement, yet it is used as a feature; if it "
+                f"numbers the rows, leave it out with --drop {column_name}"
+            )
     return Dataset(X, y, path, [names[i] for i in features], names[column])
+
+
+def _looks_like_row_numbers(values):
+    """Whether a feature column holds each of the integers a, a + 1, ..., a + n - 1
+    once (in any order), as a row number or an identifier does."""
+    if len(values) < _ROW_NUMBERS_MIN_ROWS:
+        return False
+    ordered = np.sort(values)
+    return ordered[0] == np.round(ordered[0]) and bool(
+        np.array_equal(ordered, ordered[0] + np.arange(len(values)))
+    )
 
 
 def _missing_message(missing, names, path):
@@ -426,38 +486,131 @@ def _single_column_message(rows, lines, path):
 
 def _read_rows(path):
     """The non-empty rows of a CSV file, and the line of the file where each starts
-    (a quoted field may hold line breaks)."""
+    (a quoted field may hold line breaks).
+
+    Only a regular file of at most ``_MAX_FILE_BYTES`` is read, line by line, and a
+    line longer than ``_MAX_LINE_CHARS`` stops the reading (`_bounded_lines`).
+    """
     try:
+        _check_file(path)
         with open(path, newline="", encoding="utf-8-sig") as stream:
-            text = stream.read()
-        try:
-            dialect = csv.Sniffer().sniff(text[:4096], delimiters="".join(_SEPARATORS))
-        except csv.Error:
-            dialect = csv.excel
-        reader = csv.reader(io.StringIO(text, newline=""), dialect)
-        rows, lines, start = [], [], 1
-        for row in reader:
-            if row:
-                rows.append(row)
-                lines.append(start)
-            start = reader.line_num + 1
+            text_lines = _bounded_lines(stream, path)
+            head, size = [], 0
+            for line in text_lines:
+                head.append(line)
+                size += len(line)
+                if size >= 4096:
+                    break
+            try:
+                dialect = csv.Sniffer().sniff(
+                    "".join(head)[:4096], delimiters="".join(_SEPARATORS)
+                )
+            except csv.Error:
+                dialect = csv.excel
+            reader = csv.reader(itertools.chain(head, text_lines), dialect)
+            rows, lines, start = [], [], 1
+            for row in reader:
+                if row:
+                    rows.append(row)
+                    lines.append(start)
+                start = reader.line_num + 1
     except FileNotFoundError:
         close = difflib.get_close_matches(path, BUNDLED, n=1)
         hint = f" (did you mean the bundled data set {close[0]!r}?)" if close else ""
         raise UsageError(f"no such file: {path}{hint}") from None
     except IsADirectoryError:
         raise UsageError(f"{path} is a directory, not a CSV file") from None
-    except UnicodeDecodeError as exc:
+    except UnicodeDecodeError:
         raise UsageError(
-            f"cannot read {path}: it is not UTF-8 text (byte "
-            f"{exc.object[exc.start]:#x} at position {exc.start}); save it "
-            "as UTF-8"
+            f"cannot read {path}: it is not UTF-8 text{_first_non_utf8_byte(path)}; "
+            "save it as UTF-8"
         ) from None
     except (OSError, csv.Error) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
     if not rows:
         raise UsageError(f"{path} is empty")
     return rows, lines
+
+
+def _check_file(path):
+    """Refuse, before reading it, a ``--data`` path that is not a regular file (a
+    device such as /dev/zero, a pipe, a directory) or is larger than
+    ``_MAX_FILE_BYTES``."""
+    info = os.stat(path)
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(path)
+    if not stat.S_ISREG(info.st_mode):
+        kinds = [
+            (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"),
+            (stat.S_ISFIFO, "a pipe"),
+            (stat.S_ISSOCK, "a socket"),
+        ]
+        kind = next(
+            (text for test, text in kinds if test(info.st_mode)), "a special file"
+        )
+        raise UsageError(
+            f"{path} is {kind}, not a regular file: patrec compare reads its data "
+            "from a CSV file; save the data to a file and pass that file to --data"
+        )
+    if info.st_size > _MAX_FILE_BYTES:
+        raise UsageError(_too_large_message(path, info.st_size))
+
+
+def _bounded_lines(stream, path):
+    """The lines of a text ``stream``, read at most ``_MAX_LINE_CHARS + 1``
+    characters at a time: a longer line, or more than ``_MAX_FILE_BYTES``
+    characters in all (a file that grows while it is read), is refused before it
+    is read whole."""
+    total = 0
+    for number in itertools.count(1):
+        line = stream.readline(_MAX_LINE_CHARS + 1)
+        if not line:
+            return
+        if len(line) > _MAX_LINE_CHARS:
+            raise UsageError(
+                f"{path}: line {number} is longer than {_MAX_LINE_CHARS:,} characters, "
+                "the most patrec compare reads in a line: check that it is a CSV file "
+                "with a line break after each sample (data that wide can be loaded "
+                "in Python and given to patrec's classifiers)"
+            )
+        total += len(line)
+        if total > _MAX_FILE_BYTES:
+            raise UsageError(_too_large_message(path))
+        yield line
+
+
+def _too_large_message(path, size=None):
+    what = f"is {_size_text(size)}, more" if size is not None else "holds more"
+    return (
+        f"{path} {what} than the {_size_text(_MAX_FILE_BYTES)} that patrec compare "
+        "reads (a CSV file's text takes many times its size in memory): "
+        f"{_TOO_LARGE_ADVICE}"
+    )
+
+
+def _size_text(size):
+    """``"153 MB"``; below a megabyte in bytes."""
+    return f"{size / 1e6:,.0f} MB" if size >= 1e6 else f"{size:,} bytes"
+
+
+def _first_non_utf8_byte(path):
+    """`` (byte 0xe8 at position 7)``: the first byte of a file that is not UTF-8
+    and its position in the file, found reading it in bounded blocks (a text
+    stream's error counts from the start of its last block); empty if there is
+    none (the file changed)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0
+    with open(path, "rb") as stream:
+        for block in itertools.chain(iter(lambda: stream.read(1 << 16), b""), [b""]):
+            pending = len(decoder.getstate()[0])  # the bytes of a split character
+            try:
+                decoder.decode(block, final=not block)
+            except UnicodeDecodeError as exc:
+                position = offset - pending + exc.start
+                return f" (byte {exc.object[exc.start]:#x} at position {position})"
+            offset += len(block)
+    return ""
 
 
 def _without_empty_last_column(rows):
@@ -787,6 +940,7 @@ def compare(args, out=None, err=None):
     classes = _check_classes(data, args.cv)
     positive = _positive_class(args, classes)
     X, y = data.X, data.y
+    _check_param_values(params, args, X, y)
     print(
         f"{data.name}: {_count(X.shape[0], 'sample')}, {_count(X.shape[1], 'feature')}, "
         f"{len(classes)} classes; {args.cv}-fold stratified cross-validation",
@@ -808,12 +962,7 @@ def compare(args, out=None, err=None):
                     scale=not args.no_scale,
                     return_predictions=args.report,
                 )
-            except (
-                ValueError,
-                TypeError,
-                ArithmeticError,
-                np.linalg.LinAlgError,
-            ) as exc:
+            except _CLASSIFIER_ERRORS as exc:
                 # One classifier that cannot handle these data must not stop the others.
                 reason = _first_line(exc)
                 result = f"failed: {reason}{_how_to_set(reason, name)}"
@@ -827,6 +976,65 @@ def compare(args, out=None, err=None):
         progress.clear()
         print(f"decision regions saved to {args.plot}", file=out)
     return 0
+
+
+def _check_param_values(params, args, X, y):
+    """Refuse a ``--param`` value that its classifier rejects, before the comparison.
+
+    The classifiers check their parameters in ``fit``, some against the data (the
+    number of classes, features or samples), so each classifier given a ``--param``
+    is fitted on the first training fold of the cross-validation and predicts a few
+    of its test samples.  A ValueError or TypeError there that the classifier with
+    its default parameters does not raise is caused by the values: a usage error.
+    Any other failure is the data's, reported in the classifier's row.
+    """
+    if not params:
+        return
+    train, test = next(stratified_kfold(y, args.cv, random_state=args.seed))
+    X_train, X_test = X[train], X[test[:_TRIAL_QUERIES]]
+    if not args.no_scale:
+        X_train, X_test = standardize(X_train, X_test)
+    trial = (X_train, y[train], X_test)
+    for name, settings in params.items():
+        error = _trial(make_classifier(name, args.seed, params), *trial)
+        if not isinstance(error, (ValueError, TypeError)):
+            continue
+        default = _trial(make_classifier(name, args.seed), *trial)
+        if default is not None and _first_line(default) == _first_line(error):
+            continue
+        raise UsageError(_param_value_message(name, settings, error, args.param))
+
+
+def _trial(classifier, X_train, y_train, X_test):
+    """The error that fitting ``classifier`` and predicting raise, or None; its
+    warnings and progress lines are left to the cross-validation."""
+    try:
+        with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+            warnings.simplefilter("ignore")
+            classifier.fit(X_train, y_train).predict(X_test)
+    except _CLASSIFIER_ERRORS as exc:
+        return exc
+    return None
+
+
+def _param_value_message(name, settings, error, given):
+    """The message of a classifier's error caused by its ``--param`` values: the
+    settings it names (all of them if it names none), with their defaults."""
+    reason = _first_line(error)
+    blamed = [
+        parameter
+        for parameter in settings
+        if re.search(rf"\b{re.escape(parameter)}\b", reason)
+    ] or list(settings)
+    keys = {f"{name}.{parameter}" for parameter in blamed}
+    typed = [s for s in given if s.partition("=")[0].strip() in keys]
+    defaults = registry.get_classifier(name)().get_params(deep=False)
+    shown = ", ".join(f"{p}={defaults[p]!r}" for p in blamed)
+    values = "this value" if len(typed) == 1 else "these values"
+    return (
+        f"--param {' '.join(repr(s) for s in typed)}: {name} refuses {values} "
+        f"(default: {shown}): {reason}"
+    )
 
 
 def _count(number, noun):

@@ -1,5 +1,6 @@
 """The command line, end to end in a subprocess, with its real output parsed."""
 
+import io
 import os
 import re
 import subprocess
@@ -17,7 +18,7 @@ ROW = re.compile(
 )
 
 
-def run(*args, cwd=None, env=None):
+def run(*args, cwd=None, env=None, timeout=300):
     """Run ``python -m patrec`` (tests/conftest.py points subprocesses at our patrec),
     with the variables of ``env`` added to the environment."""
     return subprocess.run(
@@ -26,7 +27,7 @@ def run(*args, cwd=None, env=None):
         text=True,
         cwd=cwd,
         env=None if env is None else {**os.environ, **env},
-        timeout=300,
+        timeout=timeout,
     )
 
 
@@ -927,8 +928,59 @@ def test_param_values_and_mistakes():
         with pytest.raises(cli.UsageError, match=re.escape(message)):
             cli.parse_params(settings, ["knn"])
     result = run("compare", "--classifiers", "knn", "--param", "knn.n_neighbors=0")
-    assert result.returncode == 0  # the classifier's own check: a failed row
-    assert "knn: failed: n_neighbors must be in [1, inf], got 0." in result.stdout
+    assert result.returncode == 2  # the classifier's own check, before the comparison
+    assert result.stderr == (
+        "patrec: error: --param 'knn.n_neighbors=0': knn refuses this value "
+        "(default: n_neighbors=5): n_neighbors must be in [1, inf], got 0.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        (
+            ["knn.n_neighbors=three"],
+            "--param 'knn.n_neighbors=three': knn refuses this value (default: "
+            "n_neighbors=5): n_neighbors must be an integer, got 'three'.",
+        ),
+        (  # more than the 120 training samples of a fold
+            ["knn.n_neighbors=130"],
+            "--param 'knn.n_neighbors=130': knn refuses this value (default: "
+            "n_neighbors=5): k=130 neighbours were asked for, but the index holds "
+            "only 120 training sample(s); k must be <= 120.",
+        ),
+        (  # the setting the message names, of several
+            ["knn.n_neighbors=3", "knn.p=abc", "qda.reg_param=0.1"],
+            "--param 'knn.p=abc': knn refuses this value (default: p=2): p must be "
+            "a real number >= 1, got 'abc'.",
+        ),
+    ],
+)
+def test_a_param_value_its_classifier_refuses_ends_the_command(settings, message):
+    params = [arg for setting in settings for arg in ("--param", setting)]
+    result = run("compare", "--classifiers", "qda", "knn", *params)
+    assert result.returncode == 2
+    assert result.stderr == f"patrec: error: {message}\n"
+    assert result.stdout == ""  # refused before the comparison started
+
+
+def test_a_param_value_that_works_or_fails_as_the_default_does_is_a_row(tmp_path):
+    result = run("compare", "--classifiers", "knn", "--param", "knn.n_neighbors=7")
+    assert result.returncode == 0, result.stderr
+    assert table(result.stdout)["knn"]
+    # QDA with reg_param=0 (its default) on a class with a constant feature: the
+    # data's failure, not the value's, so its row says why and the others run
+    (tmp_path / "flat.csv").write_text(
+        "a,b,label\n1,2,x\n2,2,x\n3,2,x\n4,2,x\n5,1,y\n6,3,y\n7,0,y\n8,4,y\n"
+    )
+    result = run("compare", "--data", "flat.csv", "--cv", "2", "--classifiers",
+                 "qda", "knn", "--param", "qda.reg_param=0", "--param",
+                 "knn.n_neighbors=1", cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "qda: failed: The covariance matrix of class 'x' is singular" in (
+        result.stdout
+    )
+    assert table(result.stdout)["knn"]
 
 
 def test_every_missing_value_is_listed_at_once_and_columns_can_be_left_out(tmp_path):
@@ -1142,3 +1194,158 @@ def test_integer_classes_written_as_decimals_are_one_class(tmp_path):
               header=["a", "b", "c", "class", "width"])  # fmt: skip
     result = run("compare", "--data", "widths.csv", cwd=tmp_path)
     assert result.returncode == 2 and "measurements, not classes" in result.stderr
+
+
+def test_a_column_that_numbers_the_rows_gets_a_note(tmp_path):
+    X, _, names = _iris_rows()
+    write_csv(tmp_path / "numbered.csv",
+              [[i, *row, t] for i, (row, t) in enumerate(zip(X, names), start=1)],
+              header=["id", "a", "b", "c", "d", "species"])  # fmt: skip
+    common = ("compare", "--data", "numbered.csv", "--classifiers", "knn")
+    result = run(*common, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "150 samples, 5 features" in result.stdout  # still used, but not silently
+    assert result.stderr == (
+        "patrec: note: column 'id' of numbered.csv holds the integers 1 to 150, each "
+        "once: it looks like a row number, not a measurement, yet it is used as a "
+        "feature; if it numbers the rows, leave it out with --drop 'id'\n"
+    )
+    result = run(*common, "--drop", "id", cwd=tmp_path)
+    assert "150 samples, 4 features" in result.stdout and result.stderr == ""
+    assert run(*common, "-q", cwd=tmp_path).stderr == ""
+    # pandas' index column: unnamed, from 0, so named by its number; any order
+    rows = [[i, *row, t] for i, (row, t) in enumerate(zip(X, names))]
+    write_csv(tmp_path / "pandas.csv", rows[::-1], header=["", "a", "b", "c", "d", "y"])
+    result = run("compare", "--data", "pandas.csv", "--classifiers", "knn",
+                 cwd=tmp_path)  # fmt: skip
+    assert "column 1 of pandas.csv holds the integers 0 to 149" in result.stderr
+    assert result.stderr.rstrip().endswith("leave it out with --drop 1")
+    # a measurement in whole numbers that repeat, or skip one, is no row number
+    write_csv(tmp_path / "counts.csv",
+              [[i + (i > 70), *row, t] for i, (row, t) in enumerate(zip(X, names))],
+              header=["count", "a", "b", "c", "d", "species"])  # fmt: skip
+    result = run("compare", "--data", "counts.csv", "--classifiers", "knn",
+                 cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0 and result.stderr == ""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no devices or named pipes")
+def test_devices_pipes_and_folders_are_refused_before_anything_is_read(tmp_path):
+    # /dev/zero never ends: a regression would read until memory runs out
+    result = run("compare", "--data", "/dev/zero", timeout=60)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "patrec: error: /dev/zero is a character device, not a regular file: patrec "
+        "compare reads its data from a CSV file; save the data to a file and pass "
+        "that file to --data\n"
+    )
+    os.mkfifo(tmp_path / "pipe.csv")  # opening it would wait for a writer
+    result = run("compare", "--data", "pipe.csv", cwd=tmp_path, timeout=60)
+    assert result.returncode == 2
+    assert "patrec: error: pipe.csv is a pipe, not a regular file" in result.stderr
+    result = run("compare", "--data", str(tmp_path), timeout=60)
+    assert (
+        result.stderr == f"patrec: error: {tmp_path} is a directory, not a CSV file\n"
+    )
+
+
+def peak_memory_run(*args, cwd):
+    """``run``, with the peak resident memory of the command in MB, in a child that
+    runs nothing else."""
+    pytest.importorskip("resource")  # not on Windows
+    code = (
+        "import resource, sys\n"
+        "from patrec.cli import main\n"
+        "status = main(sys.argv[1:])\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+        "sys.exit(status)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
+                            text=True, cwd=cwd, timeout=120)  # fmt: skip
+    *lines, peak = result.stderr.splitlines()
+    # ru_maxrss is in kB on Linux, in bytes on macOS
+    megabytes = int(peak) / (2**20 if sys.platform == "darwin" else 2**10)
+    return result.returncode, "\n".join(lines), megabytes
+
+
+def test_a_line_of_megabytes_is_refused_without_reading_it_whole(tmp_path):
+    (tmp_path / "small.csv").write_text("1\n2\n")
+    _, message, baseline = peak_memory_run("compare", "--data", "small.csv",
+                                           cwd=tmp_path)  # fmt: skip
+    assert "small.csv has a single column" in message
+    # 20 MB of numbers and commas, without a line break
+    with open(tmp_path / "line.csv", "w") as stream:
+        for start in range(0, 3_000_000, 100_000):
+            stream.write(",".join(map(str, range(start, start + 100_000))) + ",")
+    assert (tmp_path / "line.csv").stat().st_size > 20_000_000
+    status, message, peak = peak_memory_run("compare", "--data", "line.csv",
+                                            cwd=tmp_path)  # fmt: skip
+    assert status == 2
+    assert message == (
+        "patrec: error: line.csv: line 1 is longer than 1,000,000 characters, the "
+        "most patrec compare reads in a line: check that it is a CSV file with a line "
+        "break after each sample (data that wide can be loaded in Python and given "
+        "to patrec's classifiers)"
+    )
+    assert peak - baseline < 50  # the whole line, parsed, took about 2 GB
+
+
+def test_a_file_larger_than_the_limit_is_refused_before_it_is_read(
+    tmp_path, monkeypatch
+):
+    from patrec import cli
+
+    X, _, names = _iris_rows()
+    write_csv(tmp_path / "iris.csv", [[*row, t] for row, t in zip(X, names)])
+    size = (tmp_path / "iris.csv").stat().st_size
+    monkeypatch.setattr(cli, "_MAX_FILE_BYTES", 1000)
+    advice = (
+        "(a CSV file's text takes many times its size in memory): compare on a "
+        "sample of its rows, or load it in Python (numpy.loadtxt, pandas.read_csv) "
+        "and cross-validate with patrec.model_selection.cross_validate"
+    )
+    with pytest.raises(cli.UsageError) as refused:
+        cli.read_csv(str(tmp_path / "iris.csv"))
+    assert str(refused.value) == (
+        f"{tmp_path / 'iris.csv'} is {size:,} bytes, more than the 1,000 bytes that "
+        f"patrec compare reads {advice}"
+    )
+    # a file that grows while it is read is stopped at the same limit
+    lines = cli._bounded_lines(io.StringIO("1,2,x\n" * 1000), "growing.csv")
+    with pytest.raises(cli.UsageError) as refused:
+        list(lines)
+    assert str(refused.value) == (
+        f"growing.csv holds more than the 1,000 bytes that patrec compare reads {advice}"
+    )
+    monkeypatch.setattr(cli, "_MAX_FILE_BYTES", 100_000_000)
+    assert cli.read_csv(str(tmp_path / "iris.csv")).X.shape == (150, 4)
+
+
+def test_running_out_of_memory_while_reading_is_one_line(tmp_path, monkeypatch, capsys):
+    from patrec import cli
+
+    def out_of_memory(path):
+        raise MemoryError
+
+    (tmp_path / "data.csv").write_text("a,b,label\n1,2,x\n3,4,y\n")
+    monkeypatch.setattr(cli, "_read_rows", out_of_memory)
+    assert cli.main(["compare", "--data", str(tmp_path / "data.csv")]) == 2
+    assert capsys.readouterr().err == (
+        f"patrec: error: not enough memory to read {tmp_path / 'data.csv'}: its text "
+        "takes many times the file's size in memory; compare on a sample of its "
+        "rows, or load it in Python (numpy.loadtxt, pandas.read_csv) and "
+        "cross-validate with patrec.model_selection.cross_validate\n"
+    )
+
+
+def test_a_byte_that_is_not_utf8_is_placed_in_the_file_not_in_its_last_block(
+    tmp_path,
+):
+    # the text stream decodes 8 kB blocks: its error counts from the last one
+    (tmp_path / "long.csv").write_bytes(b"a,b\n" + b"1,2\n" * 5000 + b"\xe8,3\n")
+    result = run("compare", "--data", "long.csv", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "patrec: error: cannot read long.csv: it is not UTF-8 text (byte 0xe8 at "
+        "position 20004); save it as UTF-8\n"
+    )

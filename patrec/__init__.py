@@ -13,9 +13,8 @@ The subpackages follow the chapters of a pattern-recognition course:
 Every public name of the subpackages is also available from `patrec` itself.
 """
 
-__version__ = "0.1.0"
-
 from . import datasets, discriminant, linear, neighbors, piecewise
+from ._version import __version__
 from .datasets import *  # noqa: F401,F403
 from .discriminant import *  # noqa: F401,F403
 from .exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError

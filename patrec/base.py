@@ -26,6 +26,7 @@ import warnings
 
 import numpy as np
 
+from ._pickling import stamped, unstamped
 from ._validation import (
     check_labels,
     check_sample_weight,
@@ -36,7 +37,6 @@ from ._validation import (
 from .exceptions import not_fitted_error
 
 __all__ = [
-    "READERS",
     "BaseEstimator",
     "ClassifierMixin",
     "WeightedFitMixin",
@@ -149,6 +149,12 @@ class BaseEstimator:
             if not _same_value(value, default):
                 shown.append(f"{name}={value!r}")
         return f"{type(self).__name__}({', '.join(shown)})"
+
+    def __getstate__(self):
+        return stamped(self.__dict__)
+
+    def __setstate__(self, state):
+        self.__dict__.update(unstamped(state, type(self).__name__))
 
     def __sklearn_tags__(self):
         from sklearn.utils import Tags, TargetTags  # only scikit-learn calls this

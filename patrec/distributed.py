@@ -167,48 +167,42 @@ reject_label
             X = X.compute_chunk_sizes()
         X = X.rechunk({1: -1})
         labels = y.compute() if isinstance(y, da.Array) else y
-        previous = self._fitted_state()
-        self._forget_fit()
-        try:
-            classes, codes = encode_labels(
-                check_labels(labels, X.shape[0]), compact=True
-            )
-            self.classes_ = classes
-            self.n_features_in_ = X.shape[1]
-            # every parameter checked as KNeighborsClassifier checks it, on a
-            # one-row stand-in for the training set (the shards are built below)
-            super()._fit(np.zeros((1, X.shape[1])), codes[:1])
-            self._codes = codes
-            client = self._cluster(distributed)
-            offsets = np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.intp)
-            offsets_kept = [int(o) for o in offsets[:-1]]
-            blocks = X.to_delayed().ravel()
-            shards = client.compute(
-                [
-                    _delayed(_build_shard)(
-                        block, self.algorithm, self.metric, self.p, self.metric_params
-                    )
-                    for block in blocks
-                ]
-            )
-            distributed.wait(shards)
-            algorithms = client.gather(
-                [client.submit(_shard_algorithm, shard) for shard in shards]
-            )
-            metric = client.submit(_shard_metric, shards[0]).result()
-            self._index = _ShardedIndex(
-                client, shards, offsets_kept, X.shape[0], metric
-            )
-            self.fit_algorithm_ = "sharded"
-            self.n_samples_fit_ = int(X.shape[0])
-            self.n_shards_ = len(shards)
-            self.shard_offsets_ = offsets
-            self.shard_algorithms_ = algorithms
-        except BaseException:
-            self._forget_fit()
-            vars(self).update(previous)
-            raise
+        with self._fit_transaction() as model:
+            model._fit_shards(X, labels, distributed)
         return self
+
+    def _fit_shards(self, X, labels, distributed):
+        """`fit`'s work, on the copy that `fit` publishes when it succeeds."""
+        classes, codes = encode_labels(check_labels(labels, X.shape[0]), compact=True)
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        # every parameter checked as KNeighborsClassifier checks it, on a
+        # one-row stand-in for the training set (the shards are built below)
+        super()._fit(np.zeros((1, X.shape[1])), codes[:1])
+        self._codes = codes
+        client = self._cluster(distributed)
+        offsets = np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.intp)
+        offsets_kept = [int(o) for o in offsets[:-1]]
+        blocks = X.to_delayed().ravel()
+        shards = client.compute(
+            [
+                _delayed(_build_shard)(
+                    block, self.algorithm, self.metric, self.p, self.metric_params
+                )
+                for block in blocks
+            ]
+        )
+        distributed.wait(shards)
+        algorithms = client.gather(
+            [client.submit(_shard_algorithm, shard) for shard in shards]
+        )
+        metric = client.submit(_shard_metric, shards[0]).result()
+        self._index = _ShardedIndex(client, shards, offsets_kept, X.shape[0], metric)
+        self.fit_algorithm_ = "sharded"
+        self.n_samples_fit_ = int(X.shape[0])
+        self.n_shards_ = len(shards)
+        self.shard_offsets_ = offsets
+        self.shard_algorithms_ = algorithms
 
     def _cluster(self, distributed):
         """The client given, or the running one; a clear error when there is none
@@ -239,7 +233,7 @@ reject_label
                 "live on the workers of a running cluster. Pickle a "
                 "KNeighborsClassifier instead."
             )
-        return self.__dict__.copy()
+        return super().__getstate__()
 
 
 def _delayed(function):

@@ -66,6 +66,9 @@
 
 import numpy as np
 
+from patrec._pickling import stamped, unstamped
+from patrec.neighbors.search._tree_check import check_tree_fields
+
 from libc.math cimport INFINITY, sqrt
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
@@ -607,7 +610,7 @@ cdef class SearchTree:
         fields = {name: getattr(self, name) for name in FIELDS}
         if self._node_start is None:  # (lean: kd_nodes holds them)
             fields.update(dict.fromkeys(NODE_FIELDS))
-        return _from_fields, (fields,)
+        return _from_fields, (stamped(fields),)
 
     # The nodes' start, end, first child and number of children: stored, except in
     # the lean euclidean k-d tree, whose search reads kd_nodes alone (a node's
@@ -716,7 +719,10 @@ cdef const Tree* _view(SearchTree search_tree, intp_t itemsize) except NULL:
 
 
 def _from_fields(fields):
-    """Unpickle a `SearchTree`."""
+    """Unpickle a `SearchTree`: written by this version of patrec, its arrays
+    checked (a damaged pickle is an error, never a crash of the search)."""
+    fields = unstamped(fields, "search tree")
+    check_tree_fields(fields, MAX_CHILDREN)
     return make_search_tree(**fields)
 
 

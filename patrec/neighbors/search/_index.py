@@ -15,6 +15,7 @@ import numbers
 import numpy as np
 
 from ..._parallel import run_row_ranges
+from ..._pickling import stamped, unstamped
 from ..._validation import check_flag, check_scalar, check_X
 from ...exceptions import warn_caller
 from .metrics import Metric
@@ -431,12 +432,12 @@ class NeighborIndex:
         raise NotImplementedError
 
     def __getstate__(self):
-        state = self.__dict__.copy()
+        state = stamped(self.__dict__)
         state.pop("_data_view", None)  # (made again on demand)
         return state
 
     def __setstate__(self, state):
-        self.__dict__.update(state)
+        self.__dict__.update(unstamped(state, type(self).__name__))
 
 
 # cKDTree.query's options and what patrec has instead

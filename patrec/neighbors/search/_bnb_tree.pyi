@@ -84,6 +84,7 @@ def radius_search(
     queries: npt.NDArray[np.floating],
     r: float,
     reduced_r: float,
+    max_found: int,
     out_counts: npt.NDArray[np.intp],
     out_evals: npt.NDArray[np.intp],
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]: ...
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None: ...

@@ -121,6 +121,7 @@ cdef struct Search:
     # radius search results
     intp_t n_found
     intp_t capacity
+    intp_t max_found   # the most the result list may hold (the caller's bound)
     intp_t* found_idx
     double* found_rdist
     double radius_rdist
@@ -180,7 +181,9 @@ cdef int _add_found(Search* search, intp_t index, double reduced) noexcept nogil
     cdef intp_t* new_idx
     cdef double* new_rdist
     if search.n_found == search.capacity:
-        search.capacity = 2 * search.capacity + 64
+        if search.n_found >= search.max_found:
+            return -1
+        search.capacity = min(2 * search.capacity + 64, search.max_found)
         new_idx = <intp_t*> realloc(search.found_idx, search.capacity * sizeof(intp_t))
         if new_idx == NULL:
             return -1
@@ -918,7 +921,8 @@ cdef _radix_order(unsigned int[::1] codes):
 
 
 def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double r,
-                  double reduced_r, intp_t[::1] out_counts, intp_t[::1] out_evals):
+                  double reduced_r, intp_t max_found, intp_t[::1] out_counts,
+                  intp_t[::1] out_evals):
     """Training samples within distance ``r`` of each query.
 
     ``r`` is the radius in the tree's geometry (what the rules prune with) and
@@ -926,7 +930,8 @@ def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double
     gives both: for ``sqeuclidean`` the radius is itself a reduced distance).
     Returns ``(indices, reduced)``: the matches of all queries concatenated, those of
     each query sorted by (distance, training index); ``out_counts`` receives how many
-    belong to each query.
+    belong to each query.  None when there are more than ``max_found`` matches (the
+    search stops at the one past it).
     """
     cdef const Tree* tree = _view(search_tree, <intp_t> sizeof(floating))
     cdef const floating* data = <const floating*> tree.data
@@ -949,6 +954,7 @@ def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double
     search.failed = False
     search.n_found = 0
     search.capacity = 0
+    search.max_found = max_found
     search.found_idx = NULL
     search.found_rdist = NULL
     search.bound = r * tree.grow
@@ -973,6 +979,8 @@ def radius_search(SearchTree search_tree, const floating[:, ::1] queries, double
     try:
         if stopped:
             raise_interrupt()
+        if search.failed and search.n_found >= max_found:
+            return None
         if search.failed:
             raise MemoryError()
         indices = np.empty(search.n_found, dtype=np.intp)

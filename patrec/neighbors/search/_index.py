@@ -20,7 +20,11 @@ from ..._validation import check_flag, check_scalar, check_X
 from ...exceptions import warn_caller
 from .metrics import Metric
 
-__all__ = ["NeighborIndex", "prepare_rows", "without_self"]
+__all__ = ["MAX_RADIUS_MATCHES", "NeighborIndex", "prepare_rows", "without_self"]
+
+#: The most matches one `NeighborIndex.query_radius` call returns, all queries
+#: together (about 1 GiB of indices and distances); a larger answer is refused.
+MAX_RADIUS_MATCHES = 1 << 26
 
 
 class NeighborIndex:
@@ -242,7 +246,10 @@ class NeighborIndex:
         -------
         indices : ndarray of shape (n_queries,), dtype object
             Per query, an intp array of training indices sorted by distance, then
-            index.
+            index.  A call whose queries hold more than ``MAX_RADIUS_MATCHES``
+            (67 108 864) matches together raises a ValueError as soon as the search
+            meets the one past it, before it fills the memory: query fewer points
+            per call.
         distances : ndarray of shape (n_queries,), dtype object
             Per query, the matching distances (only when ``return_distance``).
         counts : ndarray of shape (n_queries,), dtype intp
@@ -258,10 +265,23 @@ class NeighborIndex:
 
         def rows(start, stop):
             pieces[start] = self._within(
-                X[start:stop], r, found[start:stop], evaluations[start:stop]
+                X[start:stop],
+                r,
+                found[start:stop],
+                evaluations[start:stop],
+                MAX_RADIUS_MATCHES,
             )
 
         run_row_ranges(rows, n_queries, n_jobs)
+        if any(piece is None for piece in pieces.values()) or (
+            found.sum() > MAX_RADIUS_MATCHES
+        ):
+            raise ValueError(
+                f"The radius r={r!r} holds more than {MAX_RADIUS_MATCHES:,} "
+                f"training samples for these {n_queries} queries together: an "
+                "answer that large (over a gigabyte) is refused before it fills the "
+                "memory. Use a smaller radius, or query fewer points per call."
+            )
         all_indices = np.concatenate([pieces[s][0] for s in sorted(pieces)] or [[]])
         all_reduced = np.concatenate([pieces[s][1] for s in sorted(pieces)] or [[]])
         self._metric.check_finite(all_reduced, dtype=self.dtype)
@@ -365,11 +385,12 @@ class NeighborIndex:
             self._data_view.flags.writeable = False
         return self._data_view
 
-    def _within(self, X, r, found, evaluations):
+    def _within(self, X, r, found, evaluations, max_found):
         """The training samples within distance ``r`` of prepared queries ``X``:
         ``(indices, reduced)``, the matches of all queries concatenated, each
         query's sorted by (distance, index); fills ``found`` (matches per query) and
-        ``evaluations`` (distance evaluations per query)."""
+        ``evaluations`` (distance evaluations per query).  None, as soon as it is
+        known, when there are more than ``max_found`` matches."""
         raise NotImplementedError
 
     def _training_rows(self):

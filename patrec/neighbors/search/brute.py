@@ -207,16 +207,20 @@ class BruteForce(NeighborIndex):
                 result[others] = part
         return distances, indices, evaluations
 
-    def _within(self, X, r, found, evaluations):
+    def _within(self, X, r, found, evaluations, max_found):
         # One row of reduced distances per query (the kernel the tree's leaves use),
         # in blocks of queries of at most _RADIUS_BLOCK distances.
         limit = self._metric.radius_limits(r, self.dtype)[1]
         block = max(1, _RADIUS_BLOCK // max(self.n_samples, 1))
-        indices, reduced = [], []
+        indices, reduced, n_found = [], [], 0
         for start in range(0, X.shape[0], block):
             D = self._metric.reduced(X[start : start + block], self._data)
             D = D.astype(np.float64, copy=False)  # compared in double, as the tree
-            rows, columns = np.nonzero(D <= limit)
+            within = D <= limit
+            n_found += int(np.count_nonzero(within))
+            if n_found > max_found:
+                return None
+            rows, columns = np.nonzero(within)
             values = D[rows, columns]
             order = np.lexsort((columns, values, rows))
             indices.append(columns[order])

@@ -270,11 +270,12 @@ class BranchBoundTree(NeighborIndex):
             return _bnb_tree.leaf_order(self._tree, X)
         return _bnb_tree.locality_order(X, self._tree.low[0], self._tree.high[0])
 
-    def _within(self, X, r, found, evaluations):
+    def _within(self, X, r, found, evaluations, max_found):
         return _bnb_tree.radius_search(
             self._tree,
             X,
             *self._metric.radius_limits(r, self.dtype),
+            max_found,
             found,
             evaluations,
         )

@@ -112,7 +112,7 @@ _DAMAGE = textwrap.dedent(
             Q = np.ascontiguousarray(rng.normal(size=(20, 3)))
             _bnb_tree.knn_search(tree, Q, out_d, out_i, None, None)
             counts = np.empty(20, np.intp)
-            _bnb_tree.radius_search(tree, Q, 0.5, 0.25, counts, counts.copy())
+            _bnb_tree.radius_search(tree, Q, 0.5, 0.25, 10**6, counts, counts.copy())
     print(refused, loaded)
     """
 )

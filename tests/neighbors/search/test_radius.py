@@ -76,3 +76,29 @@ def test_no_queries_no_matches_and_bad_radius(index):
             searcher.query_radius(X, r)
     with pytest.raises(ValueError, match="features"):
         searcher.query_radius(np.zeros((2, 3)), 1.0)
+
+
+@pytest.mark.parametrize("n_jobs", [None, 2])
+@pytest.mark.parametrize(
+    "index",
+    [
+        lambda X: BruteForce(X),
+        lambda X: BranchBoundTree(X),
+        lambda X: BranchBoundTree(X, partition="kmeans", random_state=0),
+    ],
+)
+def test_an_answer_larger_than_the_bound_is_refused_early(index, n_jobs, monkeypatch):
+    """Issue 37: a radius holding everything grew to gigabytes before a
+    MemoryError; now the search stops at the bound with a message saying what to
+    change, and an answer within the bound is given whole."""
+    from patrec.neighbors.search import _index
+
+    X = np.random.default_rng(0).normal(size=(300, 2))
+    monkeypatch.setattr(_index, "MAX_RADIUS_MATCHES", 1000)
+    built = index(X)
+    with pytest.raises(ValueError, match="more than 1,000 training samples.*fewer"):
+        built.query_radius(X[:40], 100.0, n_jobs=n_jobs)
+    with pytest.raises(ValueError, match="more than 1,000"):
+        built.query_ball_point(X[:40], 100.0)
+    found = built.query_radius(X[:3], 100.0, n_jobs=n_jobs)  # 900 matches: given
+    assert sum(len(row) for row in found) == 900

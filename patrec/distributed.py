@@ -31,6 +31,7 @@ import numbers
 import numpy as np
 
 from ._validation import check_labels, check_scalar, check_X, encode_labels
+from .neighbors._queries import resolve_algorithm
 from .neighbors.classifier import KNeighborsClassifier
 from .neighbors.search._auto import build_index
 from .neighbors.search.tree import BranchBoundTree
@@ -220,12 +221,6 @@ reject_label
                 "the same answers."
             ) from None
 
-    def _training_neighbors(self, k):
-        raise ValueError(
-            "ShardedKNeighborsClassifier.kneighbors needs the queries X: the "
-            "neighbours of the training samples themselves (X=None) are not offered."
-        )
-
     def __getstate__(self):
         if hasattr(self, "_index"):
             raise TypeError(
@@ -244,7 +239,10 @@ def _delayed(function):
 
 def _build_shard(block, algorithm, metric, p, metric_params):
     """On a worker: the search index of one block of training rows."""
-    return build_index(check_X(block), metric, p, metric_params, algorithm)[0]
+    search, tree_params = resolve_algorithm(algorithm)
+    return build_index(check_X(block), metric, p, metric_params, search, **tree_params)[
+        0
+    ]
 
 
 def _shard_algorithm(index):
@@ -276,6 +274,12 @@ class _ShardedIndex:
         self._offsets = offsets
         self.n_samples = n_samples
         self._metric = metric
+
+    def query_others(self, k, n_jobs=None):
+        raise ValueError(
+            "ShardedKNeighborsClassifier.kneighbors needs the queries X: the "
+            "neighbours of the training samples themselves (X=None) are not offered."
+        )
 
     def _query(self, X, k, n_jobs, count=False, training=False, checked=False):
         if count or training:  # (the sharded classifier asks for neither)

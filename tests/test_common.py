@@ -8,10 +8,13 @@ import sklearn
 from packaging.version import Version
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from patrec import NearestNeighbors
 from patrec.base import clone
 from patrec.registry import CLASSIFIERS, classifier_names, get_classifier
 
+# every registered classifier, and the estimators that are no classifiers
 ESTIMATORS = [get_classifier(name)() for name in classifier_names()]
+ESTIMATORS.append(NearestNeighbors())
 
 # Parameters that one check needs, as scikit-learn's own suite sets them: the array-API
 # check and three sample-weight checks fit on data with collinear or constant features

@@ -3,7 +3,8 @@
 - `search`: the distances and exact search (brute force, the branch-and-bound tree,
   and the choice between them);
 - `classifier`: the k-NN rule with weighted votes and a reject option, on that
-  search; `bounds`: the Cover–Hart asymptotic error bounds;
+  search; `nearest`: scikit-learn's unsupervised ``NearestNeighbors``, exact;
+  `bounds`: the Cover–Hart asymptotic error bounds;
 - `editing`: editing and condensing of the training set (functions, and resamplers
   for pipelines).
 
@@ -27,7 +28,9 @@ from .editing import (
     edit_condense,
     multiedit,
 )
+from .nearest import NearestNeighbors
 from .search import METRICS, BranchBoundTree, BruteForce, Metric, pairwise_distances
+from .search._explain import SearchExplanation
 
 __all__ = [
     "METRICS",
@@ -35,7 +38,9 @@ __all__ = [
     "pairwise_distances",
     "BruteForce",
     "BranchBoundTree",
+    "SearchExplanation",
     "KNeighborsClassifier",
+    "NearestNeighbors",
     "cover_hart_bounds",
     "edited_nn_error",
     "edit",

@@ -18,12 +18,12 @@ import numpy as np
 from .._progress import Reporter, check_verbose
 from .._validation import check_option, check_scalar, plain
 from ..base import BaseEstimator, ClassifierMixin
+from ._queries import KNeighborsMixin, resolve_algorithm
 from ._voting import count_votes
 from .search._auto import build_index, choose_algorithm  # noqa: F401 (documented here)
 
 __all__ = ["KNeighborsClassifier"]
 
-ALGORITHMS = ("auto", "brute", "bnb")
 WEIGHTS = ("uniform", "distance")
 
 # Queries are classified in chunks of this many rows, so that the neighbour arrays
@@ -31,7 +31,7 @@ WEIGHTS = ("uniform", "distance")
 _CHUNK_ROWS = 16384
 
 
-class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
+class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, BaseEstimator):
     """Classify by a vote of the k nearest training samples.
 
     Parameters
@@ -45,8 +45,10 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         (n_queries, k), and returns finite weights >= 0 of the same shape; a query
         whose neighbours all get weight 0 has no vote and raises a ValueError, as
         in scikit-learn.
-    algorithm : {"auto", "brute", "bnb"}, default="auto"
-        ``"brute"``: `BruteForce`.  ``"bnb"``: `BranchBoundTree`.  ``"auto"``: the
+    algorithm : {"auto", "brute", "bnb", "kd_tree", "ball_tree"}, default="auto"
+        ``"brute"``: `BruteForce`.  ``"bnb"``: `BranchBoundTree`; scikit-learn's
+        ``"kd_tree"`` and ``"ball_tree"`` are its k-d and k-means partitions (a
+        k-means node is a ball: its mean and radius).  ``"auto"``: the
         faster of the two by a measured cost model that looks at the data (a small
         probe counts how much a tree prunes on them; see `choose_algorithm`): the
         tree in low dimension, on clusters and on data of low intrinsic dimension,
@@ -167,7 +169,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         check_scalar(self.n_neighbors, "n_neighbors", numbers.Integral, low=1)
         if not callable(self.weights):
             check_option(self.weights, "weights", WEIGHTS)
-        check_option(self.algorithm, "algorithm", ALGORITHMS)
+        search, tree_params = resolve_algorithm(self.algorithm)
         if self.leaf_size is not None:
             check_scalar(self.leaf_size, "leaf_size", numbers.Integral, low=1)
         check_verbose(self.verbose)
@@ -178,52 +180,15 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
             self.metric,
             self.p,
             self.metric_params,
-            self.algorithm,
+            search,
             k=self.n_neighbors,
             leaf_size=self.leaf_size,
             verbose=self.verbose,
+            **tree_params,
         )
         self._codes = codes
         self.fit_algorithm_ = algorithm
         self.n_samples_fit_ = X.shape[0]
-
-    def kneighbors(self, X=None, n_neighbors=None, return_distance=True):
-        """The nearest training samples of each query.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_queries, n_features), default=None
-            Queries.  None means the training samples, each without itself (a
-            duplicate of it is still returned).
-        n_neighbors : int, default=None
-            Number of neighbours; ``self.n_neighbors`` when None.
-        return_distance : bool, default=True
-            Also return the distances.
-
-        Returns
-        -------
-        distances : ndarray of shape (n_queries, n_neighbors)
-            Ascending (only when ``return_distance``).
-        indices : ndarray of shape (n_queries, n_neighbors)
-            Training indices; equal distances in the order of the training index.
-        """
-        self._check_is_fitted()
-        k = self.n_neighbors if n_neighbors is None else n_neighbors
-        check_scalar(k, "n_neighbors", numbers.Integral, low=1)
-        if X is None:
-            distances, indices = self._training_neighbors(k)
-        else:
-            X = self._validate_X(X, min_samples=0)
-            distances, indices, _ = self._index._query(X, k, self.n_jobs, checked=True)
-        return (distances, indices) if return_distance else indices
-
-    def _training_neighbors(self, k):
-        if k >= self.n_samples_fit_:
-            raise ValueError(
-                f"n_neighbors={k} neighbours of each training sample were asked for, "
-                f"but only {self.n_samples_fit_ - 1} other training samples exist."
-            )
-        return self._index.query_others(k, self.n_jobs)
 
     def predict_proba(self, X):
         """Each class's share of the (weighted) vote of the k nearest neighbours.

@@ -61,6 +61,10 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
         The subclass means, grouped by class in the order of ``classes_``.
     prototype_labels_ : ndarray of shape (n_prototypes_total,)
         The class label of each prototype.
+    centroids_ : ndarray of shape (n_classes, n_features)
+        The mean of each class, in the order of ``classes_`` (scikit-learn's
+        ``NearestCentroid.centroids_``); ``prototypes_`` itself when
+        ``n_prototypes=1``.
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -132,14 +136,20 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
         )
         rng = check_random_state(self.random_state)
         mapped = self._metric.prepare(X)
-        prototypes = []
+        prototypes, centroids = [], []
         for code, count in enumerate(counts):
             inside = codes == code
             weights = None if sample_weight is None else sample_weight[inside]
             prototypes.append(
                 subclass_means(X[inside], mapped[inside], count, rng, weights)
             )
+            centroids.append(
+                prototypes[-1]
+                if count == 1
+                else subclass_means(X[inside], None, 1, None, weights)
+            )
         self.prototypes_ = np.concatenate(prototypes).astype(X.dtype, copy=False)
+        self.centroids_ = np.concatenate(centroids).astype(X.dtype, copy=False)
         self._prototype_codes = np.repeat(np.arange(len(counts), dtype=np.intp), counts)
         self.prototype_labels_ = self.classes_[self._prototype_codes]
 

@@ -200,7 +200,7 @@ def test_parameter_and_input_errors():
     with pytest.raises(TypeError, match="n_neighbors"):
         KNeighborsClassifier(2.0).fit(X, y)
     with pytest.raises(ValueError, match="algorithm"):
-        KNeighborsClassifier(algorithm="kd_tree").fit(X, y)
+        KNeighborsClassifier(algorithm="cover_tree").fit(X, y)
     with pytest.raises(ValueError, match="weights"):
         KNeighborsClassifier(weights="gaussian").fit(X, y)
     with pytest.raises(ValueError, match="metric"):

@@ -193,3 +193,29 @@ def test_float32_queries_on_a_float64_model_computed_in_float64():
     np.testing.assert_allclose(
         scores, clf.decision_function(X.astype(np.float32).astype(np.float64))
     )
+
+
+@pytest.mark.parametrize("n_prototypes", [1, 3])
+def test_centroids_are_scikit_learns_nearest_centroids(n_prototypes):
+    from sklearn.neighbors import NearestCentroid
+
+    from patrec.datasets import load_wine
+
+    X, y = load_wine(return_X_y=True)
+    clf = MinimumDistanceClassifier(n_prototypes=n_prototypes, random_state=0)
+    clf.fit(X, y)
+    np.testing.assert_allclose(
+        clf.centroids_, NearestCentroid().fit(X, y).centroids_, rtol=1e-12
+    )
+    if n_prototypes == 1:
+        np.testing.assert_array_equal(clf.centroids_, clf.prototypes_)
+    weights = np.random.default_rng(0).uniform(0.5, 2, size=len(y))
+    weighted = MinimumDistanceClassifier(n_prototypes=n_prototypes, random_state=0)
+    weighted.fit(X, y, sample_weight=weights)
+    for code, label in enumerate(weighted.classes_):
+        inside = y == label
+        np.testing.assert_allclose(
+            weighted.centroids_[code],
+            np.average(X[inside], axis=0, weights=weights[inside]),
+            rtol=1e-12,
+        )

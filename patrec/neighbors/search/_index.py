@@ -258,6 +258,36 @@ class NeighborIndex:
         X, single = self._one_point(X)
         X = self._check_query(X)
         r = float(check_scalar(r, "r", numbers.Real, low=0))
+        indices, distances, evaluations = self._radius(X, r, n_jobs)
+        result = (indices,)
+        if return_distance:
+            result += (distances,)
+        if return_counts:
+            result += (evaluations,)
+        if single:
+            result = tuple(part[0] for part in result)
+        return result[0] if len(result) == 1 else result
+
+    def query_radius_others(self, r, n_jobs=None):
+        """Every *other* training sample within distance ``r`` of each training
+        sample (a duplicate of it included): `query_radius` of the training set,
+        each sample left out of its own answer.
+
+        Returns
+        -------
+        indices, distances : ndarray of shape (n_samples,), dtype object
+            As `query_radius` returns them.
+        """
+        r = float(check_scalar(r, "r", numbers.Real, low=0))
+        indices, distances, _ = self._radius(self._training_rows(), r, n_jobs)
+        for row in range(len(indices)):
+            keep = indices[row] != row
+            indices[row], distances[row] = indices[row][keep], distances[row][keep]
+        return indices, distances
+
+    def _radius(self, X, r, n_jobs):
+        """`query_radius` of prepared queries ``X``: (indices, distances,
+        evaluations)."""
         n_queries = X.shape[0]
         found = np.zeros(n_queries, dtype=np.intp)
         evaluations = np.zeros(n_queries, dtype=np.intp)
@@ -294,17 +324,12 @@ class NeighborIndex:
             dtype=self.dtype,
         )
         splits = np.cumsum(found)[:-1]
-        result = (
+        finished = self._metric.finish(all_reduced.astype(self.dtype)[None, :])[0]
+        return (
             _object_array(np.split(all_indices.astype(np.intp), splits), n_queries),
+            _object_array(np.split(finished, splits), n_queries),
+            evaluations,
         )
-        if return_distance:
-            finished = self._metric.finish(all_reduced.astype(self.dtype)[None, :])[0]
-            result += (_object_array(np.split(finished, splits), n_queries),)
-        if return_counts:
-            result += (evaluations,)
-        if single:
-            result = tuple(part[0] for part in result)
-        return result[0] if len(result) == 1 else result
 
     def query_ball_point(
         self, x, r, p=None, eps=0, workers=None, return_sorted=None, return_length=False

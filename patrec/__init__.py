@@ -10,10 +10,13 @@ The subpackages follow the chapters of a pattern-recognition course:
   the Cover-Hart bounds;
 - `patrec.datasets`: bundled classic data and the course's synthetic sets.
 
-Every public name of the subpackages is also available from `patrec` itself.
+Every public name of the subpackages is also available from `patrec` itself, and so
+is `TrainingHistory`, what the error-correcting learners of two chapters record
+(``record_history=True``).
 """
 
 from . import datasets, discriminant, linear, neighbors, piecewise
+from ._training import TrainingHistory
 from ._version import __version__
 from .datasets import *  # noqa: F401,F403
 from .discriminant import *  # noqa: F401,F403
@@ -27,6 +30,7 @@ __all__ = [
     "NotFittedError",
     "DataConversionWarning",
     "ConvergenceWarning",
+    "TrainingHistory",
     *datasets.__all__,
     *discriminant.__all__,
     *linear.__all__,

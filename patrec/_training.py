@@ -227,7 +227,8 @@ class TrainingHistory:
     Notes
     -----
     Replaying the corrections from ``weights[0]``, W[raised] += step (x, 1) and
-    W[lowered] -= share (x, 1) in order (`replay`), gives every epoch's weights: to
+    W[lowered] -= share (x, 1) in order (as the Examples below do, and
+    `patrec.plotting.animate_training` frame by frame), gives every epoch's weights: to
     the last bit for the perceptron rules, to rounding for `MulticlassSVM`, whose
     loop keeps the sum of the updates instead of shrinking W.
 

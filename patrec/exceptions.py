@@ -14,7 +14,7 @@ __all__ = ["NotFittedError", "DataConversionWarning", "ConvergenceWarning"]
 
 
 class NotFittedError(ValueError, AttributeError):
-    """An estimator was used before `fit` was called."""
+    """An estimator was used before ``fit`` was called."""
 
     def __reduce__(self):
         # Rebuilt through not_fitted_error, so a bridged error pickles too (it has no

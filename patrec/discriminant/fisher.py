@@ -121,7 +121,7 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
         Their constant terms.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Column names, when ``X`` was a data frame with string column names.
 
     See Also
@@ -381,7 +381,7 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
 
         Returns
         -------
-        X_new : ndarray of shape (n_samples, `n_components_`)
+        X_new : ndarray of shape (n_samples, ``n_components_``)
             ``X @ scalings_`` (``"eigen"``) or ``(X - xbar_) @ scalings_`` (``"svd"``),
             first ``n_components_`` columns.
         """
@@ -408,7 +408,7 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
 
         Returns
         -------
-        X_new : ndarray of shape (n_samples, `n_components_`)
+        X_new : ndarray of shape (n_samples, ``n_components_``)
             ``fit(X, y, sample_weight).transform(X)``.
         """
         return self.fit(X, y, sample_weight).transform(X)
@@ -423,7 +423,7 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
 
         Returns
         -------
-        feature_names_out : ndarray of str objects, shape (`n_components_`,)
+        feature_names_out : ndarray of str objects, shape (``n_components_``,)
         """
         self._check_is_fitted()
         return np.asarray(

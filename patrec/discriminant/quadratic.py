@@ -76,7 +76,7 @@ class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
         ``log|Sigma_i|``.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Column names, when ``X`` was a data frame with string column names.
 
     See Also

@@ -77,11 +77,11 @@ class LinearMachine(
         The biases b_r.
     n_iter_ : int
         Epochs run.
-    mistakes_ : ndarray of shape (`n_iter_`,)
+    mistakes_ : ndarray of shape (``n_iter_``,)
         Mistakes made in each epoch; the last is 0 when the data were separated.
     history_ : TrainingHistory
         Only with ``record_history``: the corrections in order and the weights
-        (row r: (w_r, b_r)) after every epoch (`patrec._training.TrainingHistory`).
+        (row r: (w_r, b_r)) after every epoch (`patrec.TrainingHistory`).
         A "winner" correction is one row (``raised`` = ``target``, ``lowered`` =
         ``rival``); an "all" correction has one row per class of E, each with
         ``share`` = ``step / |E|``.

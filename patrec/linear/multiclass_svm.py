@@ -72,7 +72,7 @@ class MulticlassSVM(
         Row r is w_r (float64).
     intercept_ : ndarray of shape (n_classes,)
         The biases b_r (the weights of a constant feature 1, regularised too).
-    objective_ : ndarray of shape (`n_iter_`,)
+    objective_ : ndarray of shape (``n_iter_``,)
         The objective F of the returned weights (averaged or last) after each epoch.
     n_iter_ : int
         Epochs run (always ``max_epochs``).
@@ -81,7 +81,7 @@ class MulticlassSVM(
         1 / (lambda t), times the sample's weight; ``raised`` the true class,
         ``lowered`` = ``rival`` the loss-augmented winner r*) and the weights
         W_t = V_t / (lambda t) after every epoch, the last iterate even when
-        ``averaged`` (`patrec._training.TrainingHistory`).  Before the update of
+        ``averaged`` (`patrec.TrainingHistory`).  Before the update of
         step t every w_r is multiplied by 1 - 1/t, updated or not.
     classes_ : ndarray of shape (n_classes,)
         The class labels.

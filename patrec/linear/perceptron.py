@@ -71,12 +71,12 @@ class Perceptron(
         The bias b.
     n_iter_ : int
         Epochs run.
-    mistakes_ : ndarray of shape (`n_iter_`,)
+    mistakes_ : ndarray of shape (``n_iter_``,)
         Mistakes made in each epoch (summed over the perceptrons of a multiclass
         problem); the last is 0 when the data were separated.
     history_ : TrainingHistory
         Only with ``record_history``: the corrections in order and the weights
-        after every epoch (`patrec._training.TrainingHistory`).  Row r of its
+        after every epoch (`patrec.TrainingHistory`).  Row r of its
         weights is the augmented vector (``coef_[r]``, ``intercept_[r]``); a
         correction of perceptron r on a sample of class r raises it (``raised`` =
         r, ``rival`` = -1), on a sample of another class lowers it (``lowered`` =

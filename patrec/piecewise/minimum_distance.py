@@ -67,7 +67,7 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
         ``n_prototypes=1``.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Column names, when ``X`` was a data frame with string column names.
 
     Notes

@@ -97,13 +97,13 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         The number of subclasses of each class.
     n_iter_ : int
         Epochs run.
-    corrections_ : ndarray of shape (`n_iter_`,)
+    corrections_ : ndarray of shape (``n_iter_``,)
         Corrections made in each epoch; the last is 0 when training converged (every
         training sample correctly classified, by more than ``margin``).
     history_ : TrainingHistory
         Only with ``record_history``: the corrections in order and the weights
         after every epoch, shape (n_epochs + 1, n_subclasses_total, n_features + 1),
-        row s the augmented alpha_s (`patrec._training.TrainingHistory`).  A
+        row s the augmented alpha_s (`patrec.TrainingHistory`).  A
         correction raises the sample's best own subclass m (``raised``) and lowers
         the best subclass n of the other classes (``lowered``, of class
         ``rival``).
@@ -111,7 +111,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         The class labels.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Column names, when ``X`` was a data frame with string column names.
 
     See Also

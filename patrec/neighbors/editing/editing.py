@@ -75,7 +75,7 @@ def edit(
     kind_sel : {"mode", "all"}, default="mode"
         ``"mode"``: remove a sample that the majority vote misclassifies (Wilson).
         ``"all"``: remove a sample unless all its k neighbours share its class
-        (imbalanced-learn's default for `EditedNearestNeighbours`).
+        (imbalanced-learn's default for `~imblearn.under_sampling.EditedNearestNeighbours`).
     metric : str, default="euclidean"
         One of `patrec.neighbors.METRICS`.
     p : float, default=2

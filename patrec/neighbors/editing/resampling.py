@@ -250,10 +250,11 @@ class Editing(_Resampler):
 
     Notes
     -----
-    imbalanced-learn's `EditedNearestNeighbours` defaults to ``kind_sel="all"``;
-    ``Editing(kind_sel="all")`` reproduces it.  Its `RepeatedEditedNearestNeighbours`
-    also stops when a class would shrink below the smallest one; ``max_iter`` here
-    only stops when nothing changes.
+    imbalanced-learn's `~imblearn.under_sampling.EditedNearestNeighbours` defaults to
+    ``kind_sel="all"``; ``Editing(kind_sel="all")`` reproduces it.  Its
+    `~imblearn.under_sampling.RepeatedEditedNearestNeighbours` also stops when a class
+    would shrink below the smallest one; ``max_iter`` here only stops when nothing
+    changes.
 
     See Also
     --------
@@ -357,9 +358,9 @@ class Condensing(_Resampler):
 
     Notes
     -----
-    imbalanced-learn's `CondensedNearestNeighbour` condenses each targeted class
-    separately, starting from all samples of the untargeted classes and one random
-    sample of the class, and makes one pass.  Here the store starts with the
+    imbalanced-learn's `~imblearn.under_sampling.CondensedNearestNeighbour` condenses
+    each targeted class separately, starting from all samples of the untargeted classes
+    and one random sample of the class, and makes one pass.  Here the store starts with the
     untargeted classes too, but the targeted classes are condensed together in one
     order, pass after pass, until the store is consistent (Hart's rule).
 

@@ -72,6 +72,31 @@ class BaseEstimator:
     name and does nothing else; validation happens in ``fit``.
     """
 
+    #: Parameters of the peers' classes (scikit-learn's, imbalanced-learn's) that
+    #: this one does not take, each with what patrec does instead: a script written
+    #: for the peer gets that, not Python's "unexpected keyword argument".
+    _PEER_PARAMETERS = {}
+
+    def __new__(cls, *args, **params):
+        unknown = sorted(set(params) - set(cls._param_names()))
+        if unknown:
+            raise TypeError(cls._unknown_parameters_message(unknown))
+        return super().__new__(cls)
+
+    @classmethod
+    def _unknown_parameters_message(cls, unknown):
+        said = [
+            f"{name}: {cls._PEER_PARAMETERS[name]}"
+            if name in cls._PEER_PARAMETERS
+            else f"{name}: no such parameter"
+            for name in unknown
+        ]
+        return (
+            f"{cls.__name__} got unexpected parameter(s) {unknown}; in patrec: "
+            + "; ".join(said)
+            + f". Its parameters are {cls._param_names()}."
+        )
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         for name in READERS:  # (its own or a mixin's)
@@ -121,8 +146,8 @@ class BaseEstimator:
             name, sep, inner = key.partition("__")
             if name not in valid:
                 raise ValueError(
-                    f"Invalid parameter {name!r} for {type(self).__name__}; valid "
-                    f"parameters are {valid}."
+                    f"Invalid parameter {name!r} for {type(self).__name__}. "
+                    + self._unknown_parameters_message([name])
                 )
             if sep:
                 nested.setdefault(name, {})[inner] = value
@@ -173,6 +198,11 @@ class BaseEstimator:
                 f"This {type(self).__name__} instance is not fitted yet. Call 'fit' "
                 "with appropriate arguments before using this estimator."
             )
+
+    def _validate_params(self):
+        """Check the parameters that need no data; ``fit`` calls it before it looks
+        at the data, so that a wrong parameter is named first.  (Parameters checked
+        against the data are checked in ``fit``.)"""
 
     @contextlib.contextmanager
     def _fit_transaction(self):
@@ -290,6 +320,7 @@ class ClassifierMixin:
 
     def _validate_and_fit(self, X, y, sample_weight=None):
         """Validate, encode the labels, then call ``_fit`` (with the weights if given)."""
+        self._validate_params()
         names = feature_names_of(X)
         X = check_X(X, accept_sparse=self._accept_sparse, estimator=self)
         classes, codes = encode_labels(

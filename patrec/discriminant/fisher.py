@@ -186,6 +186,12 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
     (1, 1)
     """
 
+    _PEER_PARAMETERS = {
+        "store_covariance": "solver='eigen' keeps covariance_ (the shared "
+        "within-class covariance) always",
+        "covariance_estimator": "shrinkage= (a number, or 'auto' for Ledoit-Wolf)",
+    }
+
     def __init__(
         self, n_components=None, solver="svd", shrinkage=None, priors=None, tol=1e-4
     ):

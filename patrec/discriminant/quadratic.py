@@ -125,6 +125,14 @@ class QDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator):
     array([1])
     """
 
+    _PEER_PARAMETERS = {
+        "tol": "none: a singular class covariance is refused by name; regularise "
+        "it with reg_param",
+        "solver": "none: the class covariances are estimated directly",
+        "covariance_estimator": "reg_param= (shrinks each class covariance)",
+        "shrinkage": "reg_param= (shrinks each class covariance)",
+    }
+
     def __init__(self, reg_param=0.0, priors=None, store_covariance=False):
         self.reg_param = reg_param
         self.priors = priors

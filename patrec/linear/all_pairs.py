@@ -75,6 +75,10 @@ class AllPairs(ArgmaxClassifierMixin, ClassifierMixin, BaseEstimator):
     [0, 1, 2]
     """
 
+    _PEER_PARAMETERS = {
+        "n_jobs": "none: the binary models are fitted one after the other",
+    }
+
     def __init__(self, estimator=None, *, decision="sum", normalize=True):
         self.estimator = estimator
         self.decision = decision

@@ -136,6 +136,24 @@ class LinearMachine(
     [0, 1, 2]
     """
 
+    _PEER_PARAMETERS = {
+        "tol": "none: the course's rule stops after an epoch without a mistake "
+        "(max_epochs bounds the passes)",
+        "max_iter": "max_epochs",
+        "eta0": "learning_rate (the step rho)",
+        "penalty": "none: the linear machine has no penalty (SoftmaxRegression's "
+        "C and MulticlassSVM's alpha regularise)",
+        "alpha": "none: the linear machine has no penalty",
+        "l1_ratio": "none: the linear machine has no penalty",
+        "validation_fraction": "none: it stops after an epoch without a mistake",
+        "fit_intercept": "always: the weights are augmented (w_i, b_i)",
+        "early_stopping": "none: it stops after an epoch without a mistake",
+        "n_iter_no_change": "none: it stops after an epoch without a mistake",
+        "class_weight": "fit(X, y, sample_weight=...)",
+        "warm_start": "none: each fit starts afresh",
+        "n_jobs": "none: the corrections of an epoch are sequential",
+    }
+
     def __init__(
         self,
         *,

@@ -140,6 +140,18 @@ class MulticlassSVM(
     [0, 1, 2]
     """
 
+    _PEER_PARAMETERS = {
+        "C": "alpha = 1 / (C n_samples), the regularisation strength",
+        "max_iter": "max_epochs (passes of stochastic gradient descent)",
+        "tol": "none: a fixed number of epochs (max_epochs)",
+        "multi_class": "always 'crammer_singer', the course's multiclass hinge loss",
+        "loss": "always the multiclass hinge loss of Crammer and Singer",
+        "penalty": "always the squared norm of the weights",
+        "dual": "none: trained by stochastic gradient descent in the primal",
+        "fit_intercept": "always: the biases b_r are learned (not penalised)",
+        "class_weight": "fit(X, y, sample_weight=...)",
+    }
+
     def __init__(
         self,
         *,

@@ -71,6 +71,11 @@ class OneVsAll(ArgmaxClassifierMixin, ClassifierMixin, BaseEstimator):
     ['b', 'c']
     """
 
+    _PEER_PARAMETERS = {
+        "n_jobs": "none: the binary models are fitted one after the other",
+        "verbose": "the binary estimator's own verbose",
+    }
+
     def __init__(self, estimator=None, *, normalize=True):
         self.estimator = estimator
         self.normalize = normalize

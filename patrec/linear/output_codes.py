@@ -297,6 +297,10 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
     [0, 1, 2]
     """
 
+    _PEER_PARAMETERS = {
+        "n_jobs": "none: the binary models are fitted one after the other",
+    }
+
     def __init__(
         self,
         estimator=None,

@@ -133,6 +133,24 @@ class Perceptron(
     [0, 1]
     """
 
+    _PEER_PARAMETERS = {
+        "tol": "none: the course's rule stops after an epoch without a mistake "
+        "(max_epochs bounds the passes)",
+        "max_iter": "max_epochs",
+        "eta0": "learning_rate (the step rho)",
+        "penalty": "none: the perceptron has no penalty (SoftmaxRegression's C and "
+        "MulticlassSVM's alpha regularise)",
+        "alpha": "none: the perceptron has no penalty",
+        "l1_ratio": "none: the perceptron has no penalty",
+        "fit_intercept": "always: the weights are augmented (w, b)",
+        "early_stopping": "none: it stops after an epoch without a mistake",
+        "validation_fraction": "none: it stops after an epoch without a mistake",
+        "n_iter_no_change": "none: it stops after an epoch without a mistake",
+        "class_weight": "fit(X, y, sample_weight=...)",
+        "warm_start": "none: each fit starts afresh",
+        "n_jobs": "none: the corrections of an epoch are sequential",
+    }
+
     def __init__(
         self,
         *,

@@ -117,6 +117,19 @@ class SoftmaxRegression(
     [[0.01, 0.99, 0.0]]
     """
 
+    _PEER_PARAMETERS = {
+        "penalty": "always the squared norm of the weights, weighted by 1 / C",
+        "solver": "always L-BFGS",
+        "l1_ratio": "none: the penalty is the squared norm",
+        "multi_class": "always multinomial (the softmax of the course)",
+        "class_weight": "fit(X, y, sample_weight=...)",
+        "warm_start": "none: each fit starts afresh",
+        "random_state": "none: L-BFGS from zero weights draws nothing",
+        "n_jobs": "none: one multinomial model is fitted",
+        "dual": "none: the primal objective is minimised",
+        "intercept_scaling": "none: the biases are not penalised",
+    }
+
     def __init__(
         self, *, C=1.0, fit_intercept=True, max_iter=1000, tol=1e-6, verbose=0
     ):

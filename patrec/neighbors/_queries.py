@@ -17,9 +17,17 @@ import numbers
 
 import numpy as np
 
+from .._progress import check_verbose
 from .._validation import check_flag, check_option, check_scalar
+from .search.metrics import canonical_metric
 
-__all__ = ["ALGORITHMS", "KNeighborsMixin", "RadiusNeighborsMixin", "resolve_algorithm"]
+__all__ = [
+    "ALGORITHMS",
+    "KNeighborsMixin",
+    "RadiusNeighborsMixin",
+    "check_search_params",
+    "resolve_algorithm",
+]
 
 #: patrec's searches, then scikit-learn's names for the tree's two partitions
 ALGORITHMS = ("auto", "brute", "bnb", "kd_tree", "ball_tree")
@@ -37,6 +45,20 @@ def resolve_algorithm(algorithm):
     if algorithm in _PARTITIONS:
         return "bnb", {"partition": _PARTITIONS[algorithm]}
     return algorithm, {}
+
+
+def check_search_params(estimator):
+    """The parameters of the search that an estimator of this chapter shares
+    (``n_neighbors``, ``algorithm``, ``leaf_size``, ``metric``, ``verbose``),
+    checked without data; returns `resolve_algorithm`'s ``(search, tree_params)``."""
+    check_scalar(estimator.n_neighbors, "n_neighbors", numbers.Integral, low=1)
+    search, tree_params = resolve_algorithm(estimator.algorithm)
+    if estimator.leaf_size is not None:
+        check_scalar(estimator.leaf_size, "leaf_size", numbers.Integral, low=1)
+        tree_params["leaf_size"] = estimator.leaf_size
+    check_verbose(estimator.verbose)
+    canonical_metric(estimator.metric)
+    return search, tree_params
 
 
 def _graph(indices, distances, n_columns, mode):

@@ -15,10 +15,10 @@ import time
 
 import numpy as np
 
-from .._progress import Reporter, check_verbose
+from .._progress import Reporter
 from .._validation import check_option, check_scalar, plain
 from ..base import BaseEstimator, ClassifierMixin
-from ._queries import KNeighborsMixin, resolve_algorithm
+from ._queries import KNeighborsMixin, check_search_params
 from ._voting import count_votes
 from .search._auto import build_index, choose_algorithm  # noqa: F401 (documented here)
 
@@ -38,8 +38,9 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, BaseEstimator):
     ----------
     n_neighbors : int, default=5
         The number k of neighbours that vote.
-    weights : {"uniform", "distance"} or callable, default="uniform"
-        ``"uniform"``: one vote per neighbour.  ``"distance"``: a neighbour at
+    weights : {"uniform", "distance"}, callable or None, default="uniform"
+        ``"uniform"`` (or None, scikit-learn's other spelling): one vote per
+        neighbour.  ``"distance"``: a neighbour at
         distance d votes 1 / d (neighbours at distance 0, if any, share all the
         weight).  A callable receives the distances, an array of shape
         (n_queries, k), and returns finite weights >= 0 of the same shape; a query
@@ -165,14 +166,13 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _fit(self, X, codes):
-        check_scalar(self.n_neighbors, "n_neighbors", numbers.Integral, low=1)
-        if not callable(self.weights):
+    def _validate_params(self):
+        if not callable(self.weights) and self.weights is not None:
             check_option(self.weights, "weights", WEIGHTS)
-        search, tree_params = resolve_algorithm(self.algorithm)
-        if self.leaf_size is not None:
-            check_scalar(self.leaf_size, "leaf_size", numbers.Integral, low=1)
-        check_verbose(self.verbose)
+        return check_search_params(self)
+
+    def _fit(self, X, codes):
+        search, tree_params = self._validate_params()
         if self.reject_threshold is not None:
             self.reject_label_ = self._reject_option()[1]
         self._index, algorithm = build_index(
@@ -182,7 +182,6 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, BaseEstimator):
             self.metric_params,
             search,
             k=self.n_neighbors,
-            leaf_size=self.leaf_size,
             verbose=self.verbose,
             **tree_params,
         )
@@ -235,7 +234,7 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, BaseEstimator):
         return votes / votes.sum(axis=1, keepdims=True)
 
     def _vote_weights(self, distances):
-        if self.weights == "uniform":
+        if self.weights is None or self.weights == "uniform":
             return None
         if self.weights == "distance":
             distances = distances.astype(np.float64)

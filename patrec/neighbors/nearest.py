@@ -7,10 +7,9 @@ scikit-learn's shapes, and their ``_graph`` forms as sparse matrices.
 
 import numbers
 
-from .._progress import check_verbose
 from .._validation import check_scalar, check_X, feature_names_of
 from ..base import BaseEstimator
-from ._queries import KNeighborsMixin, RadiusNeighborsMixin, resolve_algorithm
+from ._queries import KNeighborsMixin, RadiusNeighborsMixin, check_search_params
 from .search._auto import build_index
 
 __all__ = ["NearestNeighbors"]
@@ -108,6 +107,10 @@ class NearestNeighbors(KNeighborsMixin, RadiusNeighborsMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
+    def _validate_params(self):
+        check_scalar(self.radius, "radius", numbers.Real, low=0)
+        return check_search_params(self)
+
     def fit(self, X, y=None):
         """Build the search over ``X``.
 
@@ -121,16 +124,9 @@ class NearestNeighbors(KNeighborsMixin, RadiusNeighborsMixin, BaseEstimator):
         -------
         self : object
         """
+        search, tree_params = self._validate_params()
         names = feature_names_of(X)
         X = check_X(X, estimator=self)
-        check_scalar(self.n_neighbors, "n_neighbors", numbers.Integral, low=1)
-        check_scalar(self.radius, "radius", numbers.Real, low=0)
-        if self.leaf_size is not None:
-            check_scalar(self.leaf_size, "leaf_size", numbers.Integral, low=1)
-        check_verbose(self.verbose)
-        search, tree_params = resolve_algorithm(self.algorithm)
-        if self.leaf_size is not None:
-            tree_params["leaf_size"] = self.leaf_size
         with self._fit_transaction() as model:
             model._start_fit(X, names)
             model._index, model.fit_algorithm_ = build_index(

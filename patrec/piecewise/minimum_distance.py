@@ -108,6 +108,11 @@ class MinimumDistanceClassifier(WeightedFitMixin, ClassifierMixin, BaseEstimator
     array(['a', 'b'], dtype='<U1')
     """
 
+    _PEER_PARAMETERS = {
+        "shrink_threshold": "none: the prototypes are the (subclass) means",
+        "priors": "none: the nearest prototype wins, whatever the class sizes",
+    }
+
     def __init__(
         self,
         n_prototypes=1,

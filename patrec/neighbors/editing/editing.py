@@ -130,6 +130,12 @@ def edit(
     array([0, 1, 2, 4, 5, 6, 7])
     """
     X, codes, targeted, classes = check_data(X, y, target_classes)
+    if hasattr(n_neighbors, "kneighbors"):
+        raise TypeError(
+            f"n_neighbors={n_neighbors!r}: patrec takes the number k itself "
+            "(imbalanced-learn also takes a neighbours estimator); pass its "
+            "n_neighbors, and its metric as metric=."
+        )
     check_scalar(
         n_neighbors, "n_neighbors", numbers.Integral, low=1, high=X.shape[0] - 1
     )

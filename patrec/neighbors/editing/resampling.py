@@ -71,6 +71,7 @@ class _Resampler(BaseEstimator):
             The rows kept, in their original order and dtype.
         y_resampled : same type as ``y``, of shape (n_kept,)
         """
+        self._validate_params()
         features = check_X(X, min_samples=2)
         labels = _labels_of(y, features.shape[0])
         classes, codes = encode_labels(labels)
@@ -254,7 +255,9 @@ class Editing(_Resampler):
     ``kind_sel="all"``; ``Editing(kind_sel="all")`` reproduces it.  Its
     `~imblearn.under_sampling.RepeatedEditedNearestNeighbours` also stops when a class
     would shrink below the smallest one; ``max_iter`` here only stops when nothing
-    changes.
+    changes.  ``n_iter_`` is the number of rounds run (the last one, when it removed
+    nothing, included), as imbalanced-learn counts them.  The rows come back in
+    their original order (imbalanced-learn groups them by class).
 
     See Also
     --------
@@ -291,6 +294,20 @@ class Editing(_Resampler):
         self.metric_params = metric_params
         self.n_jobs = n_jobs
         self.verbose = verbose
+
+    _PEER_PARAMETERS = {
+        "allow_minority": "none (imbalanced-learn's AllKNN): sampling_strategy= "
+        "chooses the classes that may lose samples",
+    }
+
+    def _reduce(self, X, y, target_classes):
+        params = self.get_params(deep=False)
+        del params["sampling_strategy"]
+        kept, history = edit(
+            X, y, target_classes=target_classes, return_history=True, **params
+        )
+        self.n_iter_ = history.n_rounds
+        return kept
 
 
 class MultiEditing(_Resampler):
@@ -354,11 +371,15 @@ class Condensing(_Resampler):
     ----------{_SAMPLING}{_COMMON_PARAMETERS}
     random_state : None, int or numpy.random.Generator, default=None
         None: the samples are visited in their given order; otherwise in a random
-        order drawn from this seed.{_COMMON_TAIL}
+        order drawn from this seed.
+    n_neighbors : 1 or None, default=1
+        Hart's rule is the 1-NN rule: 1 (or None, imbalanced-learn's default, which
+        means the same) is the only value; any other is refused by name.{_COMMON_TAIL}
 
     Notes
     -----
-    imbalanced-learn's `~imblearn.under_sampling.CondensedNearestNeighbour` condenses
+    The rows come back in their original order (imbalanced-learn groups them by
+    class).  imbalanced-learn's `~imblearn.under_sampling.CondensedNearestNeighbour` condenses
     each targeted class separately, starting from all samples of the untargeted classes
     and one random sample of the class, and makes one pass.  Here the store starts with the
     untargeted classes too, but the targeted classes are condensed together in one
@@ -386,6 +407,7 @@ class Condensing(_Resampler):
         random_state=None,
         n_jobs=None,
         verbose=0,
+        n_neighbors=1,
     ):
         self.sampling_strategy = sampling_strategy
         self.metric = metric
@@ -394,6 +416,28 @@ class Condensing(_Resampler):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.n_neighbors = n_neighbors
+
+    _PEER_PARAMETERS = {
+        "n_seeds_S": "always 1: Hart's store starts with one sample of a targeted "
+        "class (the first visited)",
+    }
+
+    def _validate_params(self):
+        if self.n_neighbors is not None and (
+            isinstance(self.n_neighbors, bool) or self.n_neighbors != 1
+        ):
+            raise ValueError(
+                f"n_neighbors={self.n_neighbors!r}: Hart's condensing stores what "
+                "the 1-NN rule misclassifies, so n_neighbors is 1 (or None, which "
+                "means the same). imbalanced-learn's CondensedNearestNeighbour with "
+                "more neighbours runs another rule, which patrec does not have."
+            )
+
+    def _reduce(self, X, y, target_classes):
+        params = self.get_params(deep=False)
+        del params["sampling_strategy"], params["n_neighbors"]
+        return condense(X, y, target_classes=target_classes, **params)
 
 
 class EditCondensing(MultiEditing):

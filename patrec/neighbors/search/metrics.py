@@ -56,8 +56,29 @@ METRICS = (
 )
 
 
+#: Other libraries' metrics that patrec does not have, and what to do instead.
+OTHER_METRICS = {
+    "nan_euclidean": "patrec refuses missing values rather than measure around "
+    "them: impute them first (for example with scikit-learn's SimpleImputer), then "
+    "use 'euclidean'",
+    "cosine": "divide each row by its norm and use 'euclidean': the same neighbours "
+    "(the squared euclidean distance of unit rows is 2 - 2 cos)",
+    "correlation": "centre and normalise each row, then use 'euclidean': the same "
+    "neighbours",
+    "seuclidean": "divide each feature by its standard deviation and use "
+    "'euclidean', or use 'mahalanobis' with VI = diag(1 / V)",
+    "precomputed": "pass the features themselves: every search computes its "
+    "distances exactly",
+}
+
+
 def canonical_metric(metric):
     """The name of ``metric`` in the table above: ``"manhattan"`` -> ``"cityblock"``."""
+    if isinstance(metric, str) and metric in OTHER_METRICS:
+        raise ValueError(
+            f"metric={metric!r} is not one of patrec's metrics {list(METRICS)}: "
+            f"{OTHER_METRICS[metric]}."
+        )
     check_option(metric, "metric", METRICS)
     return METRIC_ALIASES.get(metric, metric)
 

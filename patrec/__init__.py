@@ -15,7 +15,14 @@ is `TrainingHistory`, what the error-correcting learners of two chapters record
 (``record_history=True``).
 """
 
-from . import datasets, discriminant, linear, neighbors, piecewise
+try:
+    from . import datasets, discriminant, linear, neighbors, piecewise
+except ModuleNotFoundError as error:  # run from a checkout that was not built in place?
+    from ._unbuilt import unbuilt_error
+
+    if unbuilt_error(error) is None:
+        raise
+    raise unbuilt_error(error) from None
 from ._training import TrainingHistory
 from ._version import __version__
 from .datasets import *  # noqa: F401,F403

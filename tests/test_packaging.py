@@ -6,6 +6,7 @@ setuptools' own hook, in a copy, in a few seconds.
 """
 
 import importlib.metadata
+import os
 import shutil
 import subprocess
 import sys
@@ -75,3 +76,35 @@ def test_the_version_is_the_same_everywhere():
     )
     assert command.stdout.strip() == f"patrec {patrec.__version__}"
     assert importlib.metadata.version("patrec") == patrec.__version__
+
+
+def test_importing_an_unbuilt_source_tree_says_what_to_do(tmp_path):
+    # `pip install .` then `python -c "import patrec"` in the checkout's root: Python
+    # finds the checkout's patrec/, whose compiled modules were built elsewhere.
+    sources = sorted((ROOT / "patrec").rglob("*.py*"))
+    if not any(path.suffix == ".pyx" for path in sources):
+        pytest.skip("needs patrec's source tree")
+    for path in sources:
+        if path.suffix in (".py", ".pyx", ".pxd", ".pyi"):
+            copy = tmp_path / path.relative_to(ROOT)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, copy)
+    # as a reader runs it: the current directory first on the path (the tests' own
+    # subprocesses take the installed patrec instead, tests/conftest.py)
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONPATH", "PYTHONSAFEPATH")
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", "import patrec"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: patrec is imported from its source tree")
+    assert "Run Python from another directory" in last
+    assert "pip install -e . --no-build-isolation" in last

@@ -12,7 +12,8 @@ nearest of the shards, so the answer is exactly that of one process.
 This page starts a small `distributed.LocalCluster` in this process (two workers,
 ``processes=False``), shards a 2-D training set of two overlapping classes into four
 blocks, and shows one query's candidates from every shard and the merged five.
-Dask is optional (``pip install "patrec[dask]"``); without it the page says so.
+Dask is optional (``pip install ".[dask]"`` in a checkout of patrec; the ``docs``
+extra, which builds this page, includes it); without it the page says so.
 """
 
 # %%
@@ -30,7 +31,8 @@ HAVE_DASK = all(
 if not HAVE_DASK:
     message = (
         "Dask is not installed where this page was built, so this example did not "
-        'run.\nInstall it with  pip install "patrec[dask]"  and run this script.'
+        'run.\nInstall it with  pip install ".[dask]"  (in a checkout of patrec) and '
+        "run this script."
     )
     print(message)
     fig, ax = plt.subplots(figsize=(7, 1.6))

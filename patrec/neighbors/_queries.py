@@ -136,7 +136,7 @@ class KNeighborsMixin:
 
         Returns
         -------
-        graph : scipy.sparse.csr_matrix of shape (n_queries, n_samples_fit_)
+        graph : scipy.sparse.csr_matrix of shape (n_queries, ``n_samples_fit_``)
         """
         check_option(mode, "mode", _MODES)
         distances, indices = self.kneighbors(X, n_neighbors, return_distance=True)
@@ -206,7 +206,7 @@ class RadiusNeighborsMixin:
 
         Returns
         -------
-        graph : scipy.sparse.csr_matrix of shape (n_queries, n_samples_fit_)
+        graph : scipy.sparse.csr_matrix of shape (n_queries, ``n_samples_fit_``)
         """
         check_option(mode, "mode", _MODES)
         distances, indices = self.radius_neighbors(

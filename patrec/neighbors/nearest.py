@@ -51,7 +51,7 @@ class NearestNeighbors(KNeighborsMixin, RadiusNeighborsMixin, BaseEstimator):
         Number of samples fitted.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Column names, when ``X`` was a data frame with string column names.
 
     Notes

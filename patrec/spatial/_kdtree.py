@@ -437,22 +437,19 @@ def _images(target, points, radius, rows, box, brute):
     many = count > _MAX_IMAGES
     brute[rows[many]] = True
     rows, query, up, down = rows[~many], query[~many], up[~many], down[~many]
-    image_points = [query]
-    image_rows = [np.arange(len(rows))]
+    image_points, image_rows = query, np.arange(len(rows))
     for j in np.flatnonzero(periodic):
-        new_points, new_rows = [], []
-        for shift, needs in ((size[j], up[:, j]), (-size[j], down[:, j])):
-            for block_points, block_rows in zip(image_points, image_rows):
-                chosen = needs[block_rows]
-                if chosen.any():
-                    moved = block_points[chosen].copy()
-                    moved[:, j] += shift
-                    new_points.append(moved)
-                    new_rows.append(block_rows[chosen])
-        image_points += new_points
-        image_rows += new_rows
-    all_points = np.ascontiguousarray(np.concatenate(image_points))
-    all_rows = rows[np.concatenate(image_rows)]
+        # every image so far, and again moved up, and moved down, where needed
+        moved_up = image_points[up[image_rows, j]]
+        moved_up[:, j] += size[j]
+        moved_down = image_points[down[image_rows, j]]
+        moved_down[:, j] -= size[j]
+        image_rows = np.concatenate(
+            [image_rows, image_rows[up[image_rows, j]], image_rows[down[image_rows, j]]]
+        )
+        image_points = np.concatenate([image_points, moved_up, moved_down])
+    all_points = np.ascontiguousarray(image_points)
+    all_rows = rows[image_rows]
     return all_points, all_rows, brute
 
 

@@ -993,7 +993,7 @@ class cKDTree:  # noqa: N801 (SciPy's name)
         Parameters
         ----------
         other : cKDTree
-            The tree to search (a `patrec.spatial` tree of the same dimension).
+            The tree to search (a ``patrec.spatial`` tree of the same dimension).
         r : float
             The largest distance.
         p : float, default=2.0
@@ -1446,7 +1446,7 @@ class KDTree(cKDTree):
 
     `cKDTree` with SciPy's ``KDTree`` differences: the default ``leafsize`` is 10,
     complex data and queries are refused, a query of one point for ``k=1`` returns
-    its index as a numpy integer, and `tree` is a view made of ``KDTree.node``
+    its index as a numpy integer, and ``tree`` is a view made of ``KDTree.node``
     objects (``KDTree.leafnode`` with ``idx`` and ``children``,
     ``KDTree.innernode`` with ``split_dim``, ``split``, ``less``, ``greater`` and
     ``children``).
@@ -1481,7 +1481,7 @@ class KDTree(cKDTree):
     _default_leafsize = 10
 
     class node:  # noqa: N801 (SciPy's names)
-        """A node of `KDTree.tree` (SciPy's ``KDTree.node``)."""
+        """A node of ``KDTree.tree`` (SciPy's ``KDTree.node``)."""
 
         @staticmethod
         def _create(ckdtree_node=None):
@@ -1512,7 +1512,7 @@ class KDTree(cKDTree):
         __hash__ = object.__hash__
 
     class leafnode(node):  # noqa: N801
-        """A leaf of `KDTree.tree`."""
+        """A leaf of ``KDTree.tree``."""
 
         @property
         def idx(self):
@@ -1523,7 +1523,7 @@ class KDTree(cKDTree):
             return self._node.children
 
     class innernode(node):  # noqa: N801
-        """An inner node of `KDTree.tree`."""
+        """An inner node of ``KDTree.tree``."""
 
         def __init__(self, ckdtreenode):
             super().__init__(ckdtreenode)

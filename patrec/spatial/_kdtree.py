@@ -276,7 +276,7 @@ def _pairs_within(
     ``points`` are the queries (float64, C order; already in the box when ``box``
     is given), ``limit`` one reduced bound per query (NaN or negative: no pair).
     ``upper_only`` keeps the pairs with ``j > i`` alone (a tree against itself);
-    ``sort`` orders the pairs by (i, j).
+    ``sort`` orders the pairs by (i, j) (``"pairs"``: and drops the distances).
     """
     empty = (
         np.empty(0, dtype=np.intp),
@@ -363,14 +363,26 @@ def _pairs_within(
     rows_out = np.concatenate([piece[0] for piece in pieces])
     cols_out = np.concatenate([piece[1] for piece in pieces])
     reduced_out = np.concatenate([piece[2] for piece in pieces])
-    if box is not None or sort:
-        # (images of one query may find a sample twice)
-        key = rows_out.astype(np.int64) * target.n + cols_out
+    if box is None and not sort:
+        return rows_out, cols_out, reduced_out
+    key = rows_out.astype(np.int64) * target.n + cols_out
+    if box is not None:  # (images of one query may find a sample twice)
         key, first = np.unique(key, return_index=True)
         rows_out, cols_out, reduced_out = (
             rows_out[first],
             cols_out[first],
             reduced_out[first],
+        )
+    elif sort == "pairs":  # (the distances are not wanted)
+        key = np.sort(key)
+        rows_out, cols_out = np.divmod(key, target.n)
+        rows_out, cols_out = rows_out.astype(np.intp), cols_out.astype(np.intp)
+    elif sort:
+        order = np.argsort(key)
+        rows_out, cols_out, reduced_out = (
+            rows_out[order],
+            cols_out[order],
+            reduced_out[order],
         )
     return rows_out, cols_out, reduced_out
 
@@ -978,7 +990,7 @@ class cKDTree:  # noqa: N801 (SciPy's name)
         self._check_overflow(points, p)
         limit = _bound_reduced(radii, p)
         rows, cols, _ = _pairs_within(
-            self, points, limit, p, self._box, n_threads, sort=True
+            self, points, limit, p, self._box, n_threads, sort="pairs"
         )
         counts = np.bincount(rows, minlength=points.shape[0])
         if return_length:
@@ -1024,7 +1036,7 @@ class cKDTree:  # noqa: N801 (SciPy's name)
         self._check_overflow(None, p, other)
         limit = np.full(self.n, float(_bound_reduced(r, p)))
         rows, cols, _ = _pairs_within(
-            other, self._data, limit, p, self._box, 1, sort=True
+            other, self._data, limit, p, self._box, 1, sort="pairs"
         )
         counts = np.bincount(rows, minlength=self.n)
         return list(_object_lists(cols, counts))
@@ -1069,7 +1081,14 @@ class cKDTree:  # noqa: N801 (SciPy's name)
         self._check_overflow(None, p, self)
         limit = np.full(self.n, float(_bound_reduced(r, p)))
         rows, cols, _ = _pairs_within(
-            self, self._data, limit, p, self._box, 1, upper_only=True, sort=True
+            self,
+            self._data,
+            limit,
+            p,
+            self._box,
+            1,
+            upper_only=True,
+            sort="pairs" if output_type == "ndarray" else False,
         )
         if output_type == "set":
             return set(zip(rows.tolist(), cols.tolist()))

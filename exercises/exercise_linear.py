@@ -98,8 +98,8 @@ check("linear_machine", linear_machine)
 # .. dropdown:: Hint 3: the correction
 #
 #    :math:`\mathbf{a}_i \leftarrow \mathbf{a}_i + \rho \mathbf{y}` and
-#    :math:`\mathbf{a}_j \leftarrow \mathbf{a}_j - \rho \mathbf{y}` for the rival
-#    :math:`j` only; the other vectors do not change.
+#    :math:`\mathbf{a}_r \leftarrow \mathbf{a}_r - \rho \mathbf{y}` for the rival
+#    :math:`r` only; the other vectors do not change.
 
 # %%
 # Kesler's construction

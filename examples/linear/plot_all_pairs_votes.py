@@ -15,9 +15,9 @@ takes part in two contests, so a point usually goes 2-1-0.  Where the three boun
 do not meet in one point, they enclose a triangle in which every species wins exactly
 one contest: a 1-1-1 tie, the undefined vote the course warns about (hatched in the
 last panel).  ``AllPairs(decision="vote")`` breaks such ties by the summed scores
-:math:`\sum_{r \ne y} f_{yr}(\mathbf{x}) / \lVert \mathbf{w}_{yr} \rVert`; the default
+:math:`\sum_{r \ne i} f_{ir}(\mathbf{x}) / \lVert \mathbf{w}_{ir} \rVert`; the default
 ``decision="sum"`` uses that sum everywhere, as in the course's rule
-:math:`\operatorname{argmax}_y \sum_{r \ne y} \mathbf{a}_{yr}^T \mathbf{y}`.
+:math:`\operatorname{argmax}_i \sum_{r \ne i} \mathbf{a}_{ir}^T \mathbf{y}`.
 """
 
 # %%

@@ -11,8 +11,8 @@ sample of class :math:`\omega_i` is a mistake when some other class scores at le
 high, and then the weights move:
 
 - ``update="winner"``: :math:`\mathbf{a}_i \leftarrow \mathbf{a}_i + \rho \mathbf{y}`
-  and the best-scoring wrong class :math:`j` loses as much,
-  :math:`\mathbf{a}_j \leftarrow \mathbf{a}_j - \rho \mathbf{y}`;
+  and the best-scoring wrong class :math:`\omega_r` loses as much,
+  :math:`\mathbf{a}_r \leftarrow \mathbf{a}_r - \rho \mathbf{y}`;
 - ``update="all"``: :math:`\mathbf{a}_i \leftarrow \mathbf{a}_i + \rho \mathbf{y}` and
   each of the :math:`|E|` classes that outscored :math:`\omega_i` loses
   :math:`\rho \mathbf{y} / |E|`.

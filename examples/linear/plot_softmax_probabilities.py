@@ -4,19 +4,19 @@ Softmax regression: a probability map per class
 =====================================================
 
 Multiclass logistic regression keeps the linear machine's scores
-:math:`g_j(\mathbf{x}) = \mathbf{w}_j^T \mathbf{x} + b_j` but, instead of only taking
+:math:`g_r(\mathbf{x}) = \mathbf{w}_r^T \mathbf{x} + b_r` but, instead of only taking
 their maximum, turns them into probabilities with the softmax function,
 
 .. math::
 
-   P(\omega_j \mid \mathbf{x}) = \frac{\exp g_j(\mathbf{x})}
-   {\sum_{q=1}^{c} \exp g_q(\mathbf{x})}, \quad j = 1, \dots, c,
+   P(\omega_r \mid \mathbf{x}) = \frac{\exp g_r(\mathbf{x})}
+   {\sum_{q=1}^{c} \exp g_q(\mathbf{x})}, \quad r = 1, \dots, c,
 
 so the classes compete: raising one score lowers every other class's probability.
 ``SoftmaxRegression`` fits the weights by maximising the (L2-penalised) likelihood.
 
 On the petal measurements of the iris flowers, the first three panels show
-:math:`P(\omega_j \mid \mathbf{x})` for each species over the plane; each is close to 1
+:math:`P(\omega_r \mid \mathbf{x})` for each species over the plane; each is close to 1
 deep inside its class and falls off smoothly across the boundaries.  The last panel
 shows the largest of the three, the model's confidence: it drops towards 1/2 along the
 two boundaries, where the model is unsure, and the versicolor and virginica flowers

@@ -13,7 +13,7 @@ training sample correctly; the SVM minimises the generalised hinge loss
 
 .. math::
 
-   \frac{1}{N} \sum_{j=1}^{N} \max_r \left[ \delta(r \ne z_j) - g_{z_j}(\mathbf{x}_j)
+   \frac{1}{N} \sum_{j=1}^{N} \max_r \left[ [r \ne z_j] - g_{z_j}(\mathbf{x}_j)
    + g_r(\mathbf{x}_j) \right] + \frac{\lambda}{2} \sum_r \lVert \mathbf{a}_r \rVert^2,
 
 which asks every sample to beat every other class by a margin of 1 with weights as

@@ -12,8 +12,8 @@ the true class always moves towards it,
 in who pays for the mistake:
 
 - ``update="winner"`` (the course's multi-class linear machine): only the wrongly
-  predicted class :math:`j = \operatorname{argmax}_r g_r(\mathbf{x})` moves away,
-  :math:`\mathbf{a}_j \leftarrow \mathbf{a}_j - \rho \mathbf{y}`;
+  predicted class :math:`\hat r = \operatorname{argmax}_r g_r(\mathbf{x})` moves away,
+  :math:`\mathbf{a}_{\hat r} \leftarrow \mathbf{a}_{\hat r} - \rho \mathbf{y}`;
 - ``update="all"``: every class in
   :math:`E = \{r \ne i : g_r(\mathbf{x}) \ge g_i(\mathbf{x})\}`, all those that scored
   at least as high as the truth, moves away by :math:`\rho \mathbf{y} / |E|`.

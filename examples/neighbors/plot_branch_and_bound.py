@@ -13,10 +13,10 @@ two dimensions the count grows far more slowly than :math:`N`; the answers are e
 brute force's.
 
 The second figure draws the Cover–Hart bounds on the asymptotic 1-NN error,
-:math:`P^* \le P \le P^* (2 - \frac{c}{c-1} P^*)`, for :math:`c = 2` and 10 classes.
+:math:`P^* \le P_1 \le P^* (2 - \frac{c}{c-1} P^*)`, for :math:`c = 2` and 10 classes.
 (What editing does to the error is drawn in ``plot_edited_error``, against the Bayes
 error of a known distribution: the editing formula is written in the 1-NN error
-:math:`P`, not in :math:`P^*`.)
+:math:`P_1`, not in :math:`P^*`.)
 """
 
 # %%

@@ -3,8 +3,8 @@ r"""
 The 1-NN error after editing, as the data grow
 =================================================
 
-Cover and Hart bound the asymptotic error :math:`P` of the 1-NN rule by the Bayes
-error :math:`P^*`: :math:`P^* \le P \le P^* (2 - \frac{c}{c-1} P^*)`.  For two
+Cover and Hart bound the asymptotic error :math:`P_1` of the 1-NN rule by the Bayes
+error :math:`P^*`: :math:`P^* \le P_1 \le P^* (2 - \frac{c}{c-1} P^*)`.  For two
 classes, Wilson showed what editing the training set with the 1-NN rule itself (drop
 every sample whose nearest other sample has another label) does to the 1-NN rule
 trained on what is left: where the rule's conditional error is :math:`r(\mathbf{x})`,
@@ -16,11 +16,11 @@ of the local error :math:`r(\mathbf{x}) = 2 p(\mathbf{x}) (1 - p(\mathbf{x}))` o
 data, :math:`p(\mathbf{x})` the posterior of one class; it is estimated below by Monte
 Carlo, and so is the edited rule's, the mean of :math:`r / (2 (1 - r))`.
 
-Applied to the *average* :math:`P` instead, as ``edited_nn_error`` does, the formula
-:math:`P / (2 (1 - P))` gives less (it is convex), here even less than :math:`P^*`,
-which no rule can beat: it is a quick estimate for small :math:`P`, not a bound.  The
+Applied to the *average* :math:`P_1` instead, as ``edited_nn_error`` does, the formula
+:math:`P_1 / (2 (1 - P_1))` gives less (it is convex), here even less than :math:`P^*`,
+which no rule can beat: it is a quick estimate for small :math:`P_1`, not a bound.  The
 measured errors (mean of 10 training sets per size, 20 000 test samples) approach the
-point-by-point limits as :math:`n` grows: the full set's towards :math:`P`, the edited
+point-by-point limits as :math:`N` grows: the full set's towards :math:`P_1`, the edited
 set's towards the mean of :math:`r / (2 (1 - r))`.
 """
 

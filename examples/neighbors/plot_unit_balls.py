@@ -4,11 +4,11 @@ Unit balls of four distances, and what they change
 =====================================================
 
 A nearest-neighbour rule is only as good as its distance
-:math:`\delta(\mathbf{x}_k, \mathbf{x}_l)`.  The course lists the Minkowski family,
-:math:`\delta = \left[\sum_i |x_{ki} - x_{li}|^s\right]^{1/s}`, with the city-block
+:math:`\delta(\mathbf{x}, \mathbf{x}')`.  The course lists the Minkowski family,
+:math:`\delta = \left[\sum_f |x_f - x'_f|^s\right]^{1/s}`, with the city-block
 (:math:`L_1`, :math:`s = 1`), Euclidean (:math:`L_2`, :math:`s = 2`) and Chebyshev
-(:math:`L_\infty`, :math:`\max_i |x_{ki} - x_{li}|`) distances, and the quadratic
-form :math:`(\mathbf{x}_k - \mathbf{x}_l)^T Q (\mathbf{x}_k - \mathbf{x}_l)`, whose
+(:math:`L_\infty`, :math:`\max_f |x_f - x'_f|`) distances, and the quadratic
+form :math:`(\mathbf{x} - \mathbf{x}')^T Q (\mathbf{x} - \mathbf{x}')`, whose
 square root is the Mahalanobis distance when :math:`Q` is the inverse of a covariance
 matrix.
 

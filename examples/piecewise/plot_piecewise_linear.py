@@ -5,12 +5,12 @@ A piecewise-linear machine trained by error correction
 
 A piecewise-linear machine gives every class several linear discriminants, one per
 subclass, and lets the best of them speak for the class:
-:math:`g_i(\mathbf{x}) = \max_l \boldsymbol\alpha_i^{l\,T} \mathbf{y}`,
+:math:`g_i(\mathbf{x}) = \max_l \mathbf{a}_i^{l\,T} \mathbf{y}`,
 :math:`\mathbf{y} = (\mathbf{x}, 1)`.  It predicts the class with the largest
 :math:`g_i`.
 
 Training starts from the minimum-distance classifier over k-means subclass means
-(:math:`\boldsymbol\alpha = (\mathbf{m}, -\lVert \mathbf{m} \rVert^2 / 2)` for a
+(:math:`\mathbf{a} = (\mathbf{m}, -\lVert \mathbf{m} \rVert^2 / 2)` for a
 mean :math:`\mathbf{m}`) and then corrects its mistakes one sample at
 a time: the sample's best subclass of its own class moves towards it, the best
 subclass of the other classes moves away.

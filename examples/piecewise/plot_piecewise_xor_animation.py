@@ -5,13 +5,13 @@ Watching a piecewise-linear machine learn XOR
 
 No line separates the two classes of the XOR problem, so the linear machine never
 stops correcting itself.  A piecewise-linear machine with two linear pieces per
-class, :math:`g_i(\mathbf{x}) = \max_l \boldsymbol\alpha_i^{l\,T} \mathbf{y}` with
+class, :math:`g_i(\mathbf{x}) = \max_l \mathbf{a}_i^{l\,T} \mathbf{y}` with
 :math:`\mathbf{y} = (\mathbf{x}, 1)`, can separate them, and the error-correction
 rule finds such pieces: for a misclassified sample, the best piece :math:`m` of its own
 class moves towards it,
-:math:`\boldsymbol\alpha^m \leftarrow \boldsymbol\alpha^m + \rho \mathbf{y}`, and
+:math:`\mathbf{a}^m \leftarrow \mathbf{a}^m + \rho \mathbf{y}`, and
 the best piece :math:`n` of the other class moves away,
-:math:`\boldsymbol\alpha^n \leftarrow \boldsymbol\alpha^n - \rho \mathbf{y}`.
+:math:`\mathbf{a}^n \leftarrow \mathbf{a}^n - \rho \mathbf{y}`.
 
 Here the machine starts from all-zero weights (``init="zeros"``): at first only one
 piece of each class ever wins, and the second pieces are recruited as the first ones

@@ -38,7 +38,7 @@ def _shuffled(rng, X, y):
 def make_sectors(n_classes=3, n_samples=300, gap=None, random_state=None):
     r"""Points of the unit disc labelled by the equal-angle sector they fall in.
 
-    Sector ``k`` is the set of angles :math:`[2\pi k / c, 2\pi (k + 1) / c)` for
+    Sector ``i`` is the set of angles :math:`[2\pi i / c, 2\pi (i + 1) / c)` for
     :math:`c` = ``n_classes``.  On both sides of every sector boundary a band of angular
     width ``gap`` is left empty, so the points of neighbouring sectors are at least
     ``2 * gap`` apart in angle.  Within the rest of its sector a class is uniform over
@@ -46,7 +46,9 @@ def make_sectors(n_classes=3, n_samples=300, gap=None, random_state=None):
     :math:`u` uniform on [0, 1), so points near the centre are rare but present.
 
     This is the course's example of classes that a multiclass linear machine separates
-    and one-versus-rest linear classifiers cannot (see Notes).
+    while no line cuts one sector off from the others: every binary problem of
+    one-versus-rest is then inseparable, and only the argmax of their scores can
+    classify the points (see Notes).
 
     Parameters
     ----------
@@ -76,11 +78,11 @@ def make_sectors(n_classes=3, n_samples=300, gap=None, random_state=None):
     Notes
     -----
     *Multiclass linear machine.*  Take one weight vector per class, the unit vector
-    :math:`w_k` pointing to the middle of sector ``k``, and no bias.  The rule
-    :math:`\arg\max_k w_k \cdot x` labels every point correctly: a point at radius
-    :math:`r` and angle :math:`\varphi` from its sector's middle beats the nearest other
-    class by :math:`2 r \sin(\pi / c) \sin(\pi / c - |\varphi|) \geq 2 r
-    \sin(\pi / c) \sin(\text{gap})`, which is positive whenever ``gap > 0``.  The
+    :math:`\mathbf{w}_i` pointing to the middle of sector ``i``, and no bias.  The rule
+    :math:`\arg\max_i \mathbf{w}_i^T \mathbf{x}` labels every point correctly: a point
+    at radius :math:`r` and angle :math:`\varphi` from its sector's middle beats the
+    nearest other class by :math:`2 r \sin(\pi / c) \sin(\pi / c - |\varphi|) \geq
+    2 r \sin(\pi / c) \sin(\text{gap})`, which is positive whenever ``gap > 0``.  The
     margin shrinks towards the centre only because the points do: in angle the classes
     are ``2 * gap`` apart.  With the defaults a multiclass perceptron, with or without
     a bias term, separates the three classes within a few epochs; for more classes the
@@ -91,9 +93,9 @@ def make_sectors(n_classes=3, n_samples=300, gap=None, random_state=None):
     :math:`2\pi - 2\pi / c - 2\,\text{gap}`.  When this exceeds :math:`\pi` - always
     for four or more classes, and for three classes when ``gap < pi / 6``, which
     includes the default - the other classes surround the centre: their convex hull
-    contains every point of sector ``k`` whose projection on the sector's middle
+    contains every point of sector ``i`` whose projection on the sector's middle
     direction is below :math:`\cos(\pi / c + \text{gap})`.  No line, with or without
-    bias, then separates sector ``k`` from the rest of the disc.  About 8% of each class
+    bias, then separates sector ``i`` from the rest of the disc.  About 8% of each class
     lies in that region with the defaults, and in about 98% of the draws of 300 points
     no sector is one-versus-rest separable; small samples, with few points near the
     centre, more often are.  Only for three classes with ``gap >= pi / 6`` does each
@@ -207,9 +209,10 @@ def make_gaussian_classes(
 ):
     r"""Classes drawn from multivariate normal distributions, in any dimension.
 
-    Class ``k`` is drawn from :math:`N(\mu_k, \Sigma_k)` as
-    :math:`x = \mu_k + V_k \Lambda_k^{1/2} z` with :math:`z \sim N(0, I)` and
-    :math:`\Sigma_k = V_k \Lambda_k V_k^T` the eigendecomposition, which also handles
+    Class ``i`` is drawn from :math:`N(\boldsymbol\mu_i, \Sigma_i)` as
+    :math:`\mathbf{x} = \boldsymbol\mu_i + V_i \Lambda_i^{1/2} \mathbf{u}` with
+    :math:`\mathbf{u} \sim N(\mathbf{0}, I)` and :math:`\Sigma_i = V_i \Lambda_i V_i^T`
+    the eigendecomposition, which also handles
     singular (positive semi-definite) covariance matrices.
 
     Parameters

@@ -1,9 +1,9 @@
 """All pairs: one binary problem for each pair of classes.
 
-For each pair y < r a binary model f_yr is trained on the rows of classes y (+1) and
-r (-1) only; f_ry = -f_yr.  A sample goes to
+For each pair of classes i < r a binary model f_ir is trained on the rows of classes
+i (+1) and r (-1) only; f_ri = -f_ir.  A sample goes to
 
-    argmax_y sum_{r != y} f_yr(x)                 (summed scores, the course's rule)
+    argmax_i sum_{r != i} f_ir(x)                 (summed scores, the course's rule)
 
 or, with ``decision="vote"``, to the class that wins the most pairwise contests.
 """
@@ -19,7 +19,7 @@ __all__ = ["AllPairs"]
 
 
 class AllPairs(ArgmaxClassifierMixin, ClassifierMixin, BaseEstimator):
-    """All-pairs (one-versus-one) reduction: k (k - 1) / 2 binary models.
+    """All-pairs (one-versus-one) reduction: c (c - 1) / 2 binary models for c classes.
 
     Parameters
     ----------
@@ -27,7 +27,7 @@ class AllPairs(ArgmaxClassifierMixin, ClassifierMixin, BaseEstimator):
         Cloned for each pair; it needs ``fit`` and ``decision_function``.  ``None``
         means ``Perceptron(averaged=True, random_state=0)``.
     decision : {"sum", "vote"}, default="sum"
-        ``"sum"``: the class with the largest sum_{r != y} f_yr(x).  ``"vote"``: the
+        ``"sum"``: the class i with the largest sum_{r != i} f_ir(x).  ``"vote"``: the
         class winning the most pairs (a score of exactly 0 gives half a vote to each);
         ties between votes go to the larger summed score.
     normalize : bool, default=True
@@ -44,9 +44,9 @@ class AllPairs(ArgmaxClassifierMixin, ClassifierMixin, BaseEstimator):
     estimators_ : list of n_classes * (n_classes - 1) / 2 estimators
         The model of pair ``pairs_[p]``.
     pairs_ : ndarray of shape (n_pairs, 2)
-        The class indices (y, r), y < r, of each model: +1 means class y.
+        The class indices (i, r), i < r, of each model: +1 means class i.
     scales_ : ndarray of shape (n_pairs,)
-        The factors 1 / ||w_yr|| applied to the scores (ones when not normalising).
+        The factors 1 / ||w_ir|| applied to the scores (ones when not normalising).
     classes_ : ndarray of shape (n_classes,)
         The class labels.
     n_features_in_ : int
@@ -58,8 +58,8 @@ class AllPairs(ArgmaxClassifierMixin, ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    Each row takes part in k - 1 of the problems, so training sees about
-    (k - 1) n_samples rows in total; prediction needs k (k - 1) / 2 scorings.
+    Each row takes part in c - 1 of the problems, so training sees about
+    (c - 1) n_samples rows in total; prediction needs c (c - 1) / 2 scorings.
 
     References
     ----------

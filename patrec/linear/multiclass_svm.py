@@ -1,18 +1,20 @@
 """The multiclass (Crammer-Singer) support vector machine, trained by SGD.
 
-The model is the linear machine argmax_r w_r . x (each w_r augmented with a bias).
-The weights minimise the regularised generalised hinge loss
+The model is the linear machine argmax_r a_r . y, with augmented weights a_r = (w_r,
+b_r) and the augmented sample y = (x, 1).  The weights A = (a_1, ..., a_c) minimise the
+regularised generalised hinge loss over the N samples y_j of classes z_j
 
-    F(W) = (1/m) sum_i max_r [delta(r != y_i) - w_{y_i} . x_i + w_r . x_i]
-           + (lambda / 2) sum_r ||w_r||^2,
+    F(A) = (1/N) sum_j max_r [[r != z_j] - a_{z_j} . y_j + a_r . y_j]
+           + (lambda / 2) sum_r ||a_r||^2,
 
-an upper bound on the training error plus a penalty.  Stochastic subgradient descent
-with step eta_t = 1 / (lambda t) visits one row per step:
+where [r != z_j] is 1 for a wrong class and 0 for the right one: an upper bound on
+the training error plus a penalty.  Stochastic subgradient descent with step
+eta_t = 1 / (lambda t) visits one row per step:
 
-    r* = argmax_r [delta(r != y) + w_r . x]            (loss-augmented winner)
-    if r* != y:  w_y <- (1 - lambda eta_t) w_y + eta_t x
-                 w_r* <- (1 - lambda eta_t) w_r* - eta_t x
-    every other w_r <- (1 - lambda eta_t) w_r
+    r* = argmax_r [[r != z] + a_r . y]                 (loss-augmented winner)
+    if r* != z:  a_z <- (1 - lambda eta_t) a_z + eta_t y
+                 a_r* <- (1 - lambda eta_t) a_r* - eta_t y
+    every other a_r <- (1 - lambda eta_t) a_r
 
 (the course's update: shrink all, add to the true class, subtract from the winner).
 The loops are in ``_multiclass_svm.pyx``, driven by `patrec._training.run_epochs`.

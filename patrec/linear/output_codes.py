@@ -1,14 +1,15 @@
 """Error-correcting output codes (ECOC): coding matrices, decoding, and the classifier.
 
-A coding matrix M in {-1, 0, +1}^{k x l} gives each class r a code word, row M(r).
-Column s defines binary problem s: a row of class y is labelled M(y, s), and is left
-out of problem s when M(y, s) = 0.  The l trained models give the score vector
+A coding matrix M in {-1, 0, +1}^{c x l} gives each class r a code word, row M(r).
+Column s defines binary problem s: a row of class r is labelled M(r, s), and is left
+out of problem s when M(r, s) = 0.  The l trained models give the score vector
 f(x) = (f_1(x), ..., f_l(x)), and x goes to the class whose code word is nearest:
 
 - Hamming decoding: d_H(M(r), f) = sum_s (1 - sign(M(r, s) f_s)) / 2, so a
   disagreement counts 1 and a zero (in M or in f) counts 1/2;
 - loss-based decoding: d_L(M(r), f) = sum_s L(M(r, s) f_s) for a margin loss L:
-  hinge max(0, 1 - z), exponential exp(-z) or logistic log(1 + exp(-z)).
+  hinge max(0, 1 - u), exponential exp(-u) or logistic log(1 + exp(-u)) of the
+  margin u = M(r, s) f_s.
 
 One-versus-all (M = 2 I - 1) and all pairs (one column per pair, +1 / -1 / zeros) are
 two particular codes; random dense and sparse codes follow Allwein, Schapire and
@@ -265,7 +266,8 @@ array-like of shape (n_classes, n_columns), default="one-vs-all"
     code_ : ndarray of shape (n_classes, n_columns)
         The coding matrix used.
     estimators_ : list of n_columns estimators
-        Model s is trained on the rows with M(y, s) != 0, labelled M(y, s).
+        Model s is trained on the rows of the classes r with M(r, s) != 0, labelled
+        M(r, s).
     classes_ : ndarray of shape (n_classes,)
         The class labels.
     n_features_in_ : int

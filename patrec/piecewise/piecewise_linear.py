@@ -1,22 +1,22 @@
 """The piecewise-linear machine, trained by the subclass error-correction rule.
 
 Class omega_i is split into l_i subclasses and subclass l has an augmented weight
-vector alpha_i^l, a linear discriminant alpha_i^l . y of the augmented sample
+vector a_i^l, a linear discriminant a_i^l . y of the augmented sample
 y = (x, 1).  A class scores the best of its subclasses and the machine predicts the
 best class:
 
-    g_i(x) = max_l alpha_i^l . y,        class(x) = argmax_i g_i(x).
+    g_i(x) = max_l a_i^l . y,        class(x) = argmax_i g_i(x).
 
-Training corrects mistakes one sample at a time.  For a sample y of class j let m be
-its best subclass of class j.  When alpha_j^m . y beats every subclass of every other
+Training corrects mistakes one sample at a time.  For a sample y of class i let m be
+its best subclass of class i.  When a_i^m . y beats every subclass of every other
 class, nothing changes; otherwise let n be the highest-scoring subclass of another
-class i and move both, with step rho:
+class r and move both, with step rho:
 
-    alpha_j^m <- alpha_j^m + rho y,      alpha_i^n <- alpha_i^n - rho y.
+    a_i^m <- a_i^m + rho y,      a_r^n <- a_r^n - rho y.
 
 Epochs repeat until one makes no correction.  With one subclass per class this is
 exactly the linear machine's "winner" rule.  The weights start at
-``alpha = (m, -|m|^2 / 2)`` for k-means subclass means m, which is the minimum-distance
+``a = (m, -|m|^2 / 2)`` for k-means subclass means m, which is the minimum-distance
 classifier over those means, so training starts from that classifier and corrects
 it.  The loop is ``_piecewise_linear.piecewise_linear_epoch``, driven by
 `patrec._training.run_epochs`.
@@ -43,7 +43,7 @@ __all__ = ["PiecewiseLinearClassifier"]
 class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
     """Piecewise-linear machine: each class scores its best of several linear pieces.
 
-    The discriminant of class i is g_i(x) = max_l alpha_i^l . (x, 1) over its
+    The discriminant of class i is g_i(x) = max_l a_i^l . (x, 1) over its
     subclasses l, and a sample goes to the class with the largest g_i.  Training
     visits the samples in turn and, for each mistake, pulls the sample's best
     subclass of its own class towards it and pushes the best subclass of the other
@@ -56,7 +56,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         (classes not in it get 1).  A count may not exceed the number of samples of
         its class.
     init : {"kmeans", "zeros"}, default="kmeans"
-        Starting weights.  ``"kmeans"``: ``alpha = (m, -|m|^2 / 2)`` for the k-means
+        Starting weights.  ``"kmeans"``: ``a = (m, -|m|^2 / 2)`` for the k-means
         means m of each class (`scipy.cluster.vq.kmeans2`, k-means++ seeding), so
         the untrained machine is the `MinimumDistanceClassifier` over those means.
         ``"zeros"``: all weights zero, as the linear machine starts; the subclasses
@@ -66,7 +66,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         ``init="kmeans"`` it sets how far one correction moves a boundary compared
         with the spacing of the subclass means.
     margin : float, default=0.0
-        A sample counts as a mistake while alpha_j^m . y - alpha_i^n . y <= margin.
+        A sample counts as a mistake while a_i^m . y - a_r^n . y <= margin.
     averaged : bool, default=False
         Return the mean of the weights over all steps instead of the last ones.
     max_epochs : int, default=100
@@ -90,7 +90,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         Row s holds the weights w of subclass s (float64).  The subclasses are
         grouped by class in the order of ``classes_``.
     intercept_ : ndarray of shape (n_subclasses_total,)
-        The biases: alpha_s = (coef_[s], intercept_[s]).
+        The biases: a_s = (coef_[s], intercept_[s]).
     subclass_labels_ : ndarray of shape (n_subclasses_total,)
         The class label of each subclass.
     n_subclasses_ : ndarray of shape (n_classes,)
@@ -103,7 +103,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
     history_ : TrainingHistory
         Only with ``record_history``: the corrections in order and the weights
         after every epoch, shape (n_epochs + 1, n_subclasses_total, n_features + 1),
-        row s the augmented alpha_s (`patrec.TrainingHistory`).  A
+        row s the augmented a_s (`patrec.TrainingHistory`).  A
         correction raises the sample's best own subclass m (``raised``) and lowers
         the best subclass n of the other classes (``lowered``, of class
         ``rival``).
@@ -207,7 +207,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
 
         n_features = X.shape[1]
         first = np.concatenate(([0], np.cumsum(counts))).astype(np.intp)
-        Wt = self._initial_weights(X, codes, counts, init, rng)  # column s: alpha_s
+        Wt = self._initial_weights(X, codes, counts, init, rng)  # column s: a_s
         learner = _PiecewiseEpochs(
             X, codes, Wt, first, float(rate), float(margin), averaged
         )
@@ -233,7 +233,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
 
     @staticmethod
     def _initial_weights(X, codes, counts, init, rng):
-        """The starting alphas as the columns of a (n_features + 1, n_subclasses)
+        """The starting weights a_s as the columns of a (n_features + 1, n_subclasses)
         matrix: zeros, or ``(m, -|m|^2 / 2)`` for the k-means subclass means m."""
         n_features = X.shape[1]
         if init == "zeros":
@@ -250,7 +250,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         return check_finite_weights(Wt, X)
 
     def subclass_decision_function(self, X):
-        """The score alpha_s . (x, 1) of every subclass.
+        """The score a_s . (x, 1) of every subclass.
 
         Parameters
         ----------
@@ -273,7 +273,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         return np.maximum.reduceat(scores, starts, axis=1)
 
     def decision_function(self, X):
-        """The class discriminants g_i(x) = max_l alpha_i^l . (x, 1).
+        """The class discriminants g_i(x) = max_l a_i^l . (x, 1).
 
         Parameters
         ----------

@@ -95,21 +95,23 @@ COUNTS = {}
 # Functions left out of the properties, with the reason.
 EXCLUDED = {
     "patrec.plotting.regions.plot_decision_regions": (
-        "draws a figure: what it draws is checked in tests/test_plotting.py; "
+        "draws a figure: what it draws is checked in tests/plotting/test_regions_and_search.py; "
         "hundreds of random figures would take minutes"
     ),
     "patrec.plotting.history.plot_history": (
-        "draws a figure (tests/test_plotting_training.py)"
+        "draws a figure (tests/plotting/test_training.py)"
     ),
     "patrec.plotting.animation.animate_training": (
-        "renders an animation (tests/test_plotting_training.py)"
+        "renders an animation (tests/plotting/test_training.py)"
     ),
-    "patrec.plotting.search.plot_search": "draws a figure (tests/test_plotting.py)",
+    "patrec.plotting.search.plot_search": (
+        "draws a figure (tests/plotting/test_regions_and_search.py)"
+    ),
     "patrec.plotting.evaluation.plot_confusion_matrix": (
-        "draws a figure (tests/test_plotting_evaluation.py)"
+        "draws a figure (tests/plotting/test_evaluation.py)"
     ),
     "patrec.plotting.evaluation.plot_error_reject_curve": (
-        "draws a figure (tests/test_plotting_evaluation.py)"
+        "draws a figure (tests/plotting/test_evaluation.py)"
     ),
 }
 

@@ -1,9 +1,9 @@
 """Brute force against FAISS IndexFlatL2 and scikit-learn-intelex, all single thread.
 
-Usage: python benchmarks/bench_brute_dev.py [d=64,784] [dtype=float32,float64]
+Usage: python benchmarks/dev/brute_timing.py [d=64,784] [dtype=float32,float64]
        [k=1,5,10] [n=50000] [q=1000] [repeats=5] [data=normal] [gemm]
        [base=PATH]
-       python benchmarks/bench_brute_dev.py jobs [d=8,64,784] [dtype=float64,float32]
+       python benchmarks/dev/brute_timing.py jobs [d=8,64,784] [dtype=float64,float32]
                                             [tree] [base=PATH] [shapes=256x256,...]
                                             (n_jobs=2 against n_jobs=1)
 
@@ -29,6 +29,7 @@ import os
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import _common  # noqa: F401  (single-thread BLAS before numpy)
 import daal4py
 import numpy as np

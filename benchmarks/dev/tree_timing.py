@@ -1,7 +1,7 @@
 """Development timing of BranchBoundTree queries against cKDTree, pykdtree and
 scikit-learn-intelex's kd_tree (single thread, interleaved medians).
 
-    python benchmarks/bench_tree_dev.py [workload ...] [--n N] [--k 1,5] [--self]
+    python benchmarks/dev/tree_timing.py [workload ...] [--n N] [--k 1,5] [--self]
         [--dtype float32] [--partition kd] [--leaf 32] [--build]
 
 Prints one line per workload: peer time / patrec time for each peer (above 1:
@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import time
 
 import _common  # noqa: F401  (single-thread BLAS first)

@@ -81,6 +81,7 @@ VARIATIONS = {
         "priors": [0.5, 0.25, 0.25],
         "solver": "eigen",
         "shrinkage": (0.5, {"solver": "eigen"}),
+        "store_covariance": True,
         "tol": 0.5,
     },
     "QDA": {"priors": [0.5, 0.25, 0.25], "reg_param": 0.5, "store_covariance": True},

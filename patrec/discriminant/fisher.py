@@ -29,8 +29,10 @@ from scipy import linalg
 
 from .._validation import (
     check_class_weights,
+    check_flag,
     check_option,
     check_scalar,
+    plain,
     unit_scaled_weights,
 )
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
@@ -89,6 +91,9 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
     tol : float, default=1e-4
         ``solver="svd"`` only: singular values of the standardised within-class data
         below ``tol`` count as zero (the rank of S_w).
+    store_covariance : bool, default=False
+        ``solver="svd"`` only: also keep the shared covariance in ``covariance_``
+        (the ``"eigen"`` solver always keeps it).
 
     Attributes
     ----------
@@ -99,7 +104,8 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
     means_ : ndarray of shape (n_classes, n_features)
         The class means m_k.
     covariance_ : ndarray of shape (n_features, n_features)
-        ``solver="eigen"`` only: the shared covariance ``S_w / n`` (after shrinkage).
+        The shared covariance ``S_w / n`` (after shrinkage): with ``solver="eigen"``,
+        or ``"svd"`` and ``store_covariance=True``.
     xbar_ : ndarray of shape (n_features,)
         ``solver="svd"`` only: the prior-weighted mean of the class means, the origin
         of ``transform``.
@@ -187,24 +193,30 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
     """
 
     _PEER_PARAMETERS = {
-        "store_covariance": "solver='eigen' keeps covariance_ (the shared "
-        "within-class covariance) always",
         "covariance_estimator": "shrinkage= (a number, or 'auto' for Ledoit-Wolf)",
     }
 
     def __init__(
-        self, n_components=None, solver="svd", shrinkage=None, priors=None, tol=1e-4
+        self,
+        n_components=None,
+        solver="svd",
+        shrinkage=None,
+        priors=None,
+        tol=1e-4,
+        store_covariance=False,
     ):
         self.n_components = n_components
         self.solver = solver
         self.shrinkage = shrinkage
         self.priors = priors
         self.tol = tol
+        self.store_covariance = store_covariance
 
     def _fit(self, X, codes, sample_weight=None):
         solver = check_option(self.solver, "solver", ("eigen", "svd"))
         shrinkage = self._check_shrinkage(solver)
         check_scalar(self.tol, "tol", numbers.Real, low=0, low_open=True)
+        store_covariance = check_flag(self.store_covariance, "store_covariance")
         n_samples, n_features = X.shape
         n_classes = self.classes_.shape[0]
         weight_exponent = 0
@@ -217,18 +229,20 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
             sample_weight, weight_exponent = unit_scaled_weights(sample_weight)
         if n_samples <= n_classes:
             raise ValueError(
+                "The number of samples must be more than the number of classes: "
                 "FisherLDA needs more samples than classes to estimate the "
                 f"within-class scatter; got {n_samples} samples for {n_classes} classes."
             )
         max_components = min(n_classes - 1, n_features)
         if self.n_components is not None:
-            check_scalar(
-                self.n_components,
-                "n_components",
-                numbers.Integral,
-                low=1,
-                high=max_components,
-            )
+            check_scalar(self.n_components, "n_components", numbers.Integral, low=1)
+            if self.n_components > max_components:
+                raise ValueError(
+                    f"n_components must be in [1, {max_components}], got "
+                    f"{plain(self.n_components)!r}: n_components cannot be larger than "
+                    f"min(n_features, n_classes - 1) = min({n_features}, "
+                    f"{n_classes - 1})."
+                )
 
         # features near 1e150 or 1e-150 would overflow or underflow the scatter
         # matrices: fit on features rescaled by powers of two, then fold back
@@ -253,7 +267,7 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
             )
         else:
             self.xbar_ = self.priors_ @ means
-            ratios = self._solve_svd(deviations, total)
+            ratios = self._solve_svd(deviations, total, store_covariance)
         wanted = max_components if self.n_components is None else self.n_components
         self.explained_variance_ratio_ = ratios[:wanted]
         self.n_components_ = min(wanted, self.scalings_.shape[1])
@@ -348,13 +362,15 @@ class FisherLDA(BayesRuleMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
         self.scalings_ = eigenvectors[:, order]
         return _ratios(eigenvalues[order])
 
-    def _solve_svd(self, deviations, n_samples):
+    def _solve_svd(self, deviations, n_samples, store_covariance):
         """Whiten S_w by SVD, then find the directions among the class means.
 
         ``n_samples`` is the total weight of the (square-root weighted) deviations.
         """
         n_classes = self.means_.shape[0]
         covariance = deviations.T @ deviations / n_samples  # S_w / n
+        if store_covariance:
+            self.covariance_ = covariance
         scale = np.sqrt(np.diag(covariance))
         scale[scale == 0.0] = 1.0
         singular_values, directions = _standardised_svd(

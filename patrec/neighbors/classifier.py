@@ -194,13 +194,18 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features) or None
+            The queries.  None means the training samples, each voted on by its
+            ``n_neighbors`` nearest others (itself left out, a duplicate of it
+            kept): leave-one-out, as in scikit-learn.
 
         Returns
         -------
         proba : ndarray of shape (n_samples, n_classes)
             Rows sum to one; columns follow ``classes_``.
         """
+        if X is None:
+            return self._votes(*self.kneighbors(), len(self.classes_))
         X = self._validate_X(X)
         k = self.n_neighbors
         n_classes = len(self.classes_)
@@ -294,7 +299,9 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like of shape (n_samples, n_features) or None
+            The queries; None means the training samples, each without itself
+            (see `predict_proba`).
 
         Returns
         -------

@@ -338,3 +338,24 @@ def test_with_shrinkage_only_the_projection_differs_from_sklearn(shrinkage):
         np.testing.assert_allclose(
             values[:2] / values.sum(), theirs.explained_variance_ratio_, rtol=1e-8
         )
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_store_covariance_keeps_the_svd_solvers_shared_covariance(weighted):
+    X, y = load("wine")
+    weights = np.random.default_rng(0).integers(1, 4, len(y)) if weighted else None
+    eigen = FisherLDA(solver="eigen").fit(X, y, sample_weight=weights)
+    svd = FisherLDA(store_covariance=True).fit(X, y, sample_weight=weights)
+    np.testing.assert_allclose(svd.covariance_, eigen.covariance_, rtol=1e-12)
+    assert not hasattr(FisherLDA().fit(X, y), "covariance_")
+    theirs = LinearDiscriminantAnalysis(store_covariance=True).fit(X, y)
+    if not weighted:
+        np.testing.assert_allclose(svd.covariance_, theirs.covariance_, rtol=1e-10)
+    with pytest.raises(TypeError, match="store_covariance must be True or False"):
+        FisherLDA(store_covariance="yes").fit(X, y)
+
+
+def test_too_many_components_are_refused_in_scikit_learns_words():
+    X, y = load("iris")
+    with pytest.raises(ValueError, match=r"cannot be larger than .* min\(4, 2\)"):
+        FisherLDA(n_components=3).fit(X, y)

@@ -369,3 +369,26 @@ def test_weights_whose_sum_overflows_vote_in_proportion():
         warnings.simplefilter("error")
         proba = huge.fit(X, y).predict_proba([[0.2]])
     np.testing.assert_allclose(proba, [[1 / 3, 2 / 3]])
+
+
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+def test_no_queries_is_leave_one_out(weights):
+    rng = np.random.default_rng(3)
+    X, y = blobs(rng, 80)
+    X[1] = X[0]  # a duplicate of a sample stays among its neighbours
+    model = KNeighborsClassifier(4, weights=weights).fit(X, y)
+    expected = np.vstack(
+        [
+            KNeighborsClassifier(4, weights=weights)
+            .fit(np.delete(X, i, axis=0), np.delete(y, i))
+            .predict_proba(X[i : i + 1])
+            for i in range(len(y))
+        ]
+    )
+    np.testing.assert_allclose(model.predict_proba(None), expected, rtol=1e-12)
+    np.testing.assert_array_equal(
+        model.predict(None), model.classes_[np.argmax(expected, axis=1)]
+    )
+    assert model.score(None, y) == np.mean(model.predict(None) == y)
+    with pytest.raises(ValueError, match="only 79 other training samples"):
+        KNeighborsClassifier(80).fit(X, y).predict(None)

@@ -476,6 +476,10 @@ def test_refused_inputs():
         tree.count_neighbors(cKDTree(np.zeros((3, 3))), 1.0)
     with pytest.raises(TypeError, match="patrec.spatial"):
         tree.query_ball_tree(ss.cKDTree(X), 1.0)
+    with pytest.raises(ValueError, match="NaN"):
+        tree.count_neighbors(tree, [np.nan, 0.5])
+    with pytest.raises(ValueError, match="negative radius"):
+        tree.count_neighbors(tree, [-1.0, 0.5])
     with pytest.raises(ValueError, match="non-decreasing"):
         tree.count_neighbors(tree, [0.1, 0.0], cumulative=False)
     with pytest.raises(ValueError, match="floating point overflow"):

@@ -81,7 +81,8 @@ def _bound_reduced(r, p):
     for other finite ``p`` and finite ``r``, else ``r``."""
     r = np.array(r, dtype=np.float64)
     if p == 2:
-        return r * r
+        with np.errstate(over="ignore"):
+            return r * r
     if np.isinf(p):
         return r
     out = r.copy()
@@ -128,7 +129,8 @@ class _Margin:
 
     def above(self, distance):
         """A distance at least any distance whose other rounding is ``distance``."""
-        return distance * (1 + self.relative) + self.absolute
+        with np.errstate(over="ignore", invalid="ignore"):
+            return distance * (1 + self.relative) + self.absolute
 
     def below(self, distance):
         """A distance at most any distance whose other rounding is ``distance``."""
@@ -138,7 +140,8 @@ class _Margin:
 def _reduced_below(distance, p):
     """A reduced distance at most cKDTree's reduced form of ``distance``."""
     if p == 2:
-        return distance * distance * (1 - 4 * _EPS)
+        with np.errstate(over="ignore"):
+            return distance * distance * (1 - 4 * _EPS)
     if p == 1 or np.isinf(p):
         return distance
     return _pow(distance, p) * (1 - 4 * _EPS)
@@ -146,7 +149,7 @@ def _reduced_below(distance, p):
 
 def _distance_above(reduced, p):
     """A distance at least the one whose cKDTree reduced form is ``reduced``."""
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
         return _distance(reduced, p) * (1 + 4 * _EPS)
 
 
@@ -545,8 +548,10 @@ class cKDTree:  # noqa: N801 (SciPy's name)
       than SciPy: equal up to rounding (exactly equal for integer weights).
     - Refused where SciPy goes on: complex data (SciPy's cKDTree drops the
       imaginary part), a negative or infinite ``boxsize``, a negative ``eps``, and
-      distances beyond the float64 range in ``query`` (patrec's tree refuses the
-      data; SciPy reports no neighbour).
+      in ``query`` data whose distances leave the float64 range (patrec's tree
+      refuses them by name: squares beyond 1e308, where SciPy reports no
+      neighbour, or distinct points whose squared differences all underflow to
+      0, where SciPy reports distance 0).
     - Memory: patrec's tree holds its own copy of the data (one per ``p`` used).
 
     Examples
@@ -762,7 +767,8 @@ class cKDTree:  # noqa: N801 (SciPy's name)
         if self._box is not None:
             half = self._box[self.m :]
             far = np.where(half > 0, np.minimum(np.abs(far), half), np.abs(far))
-        total = (far * far).sum(axis=1) if p == 2 else _pow(far, p).sum(axis=1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            total = (far * far).sum(axis=1) if p == 2 else _pow(far, p).sum(axis=1)
         if not np.isfinite(total).all():
             raise ValueError(
                 "Encountering floating point overflow. The value of p too large for "
@@ -1138,6 +1144,8 @@ class cKDTree:  # noqa: N801 (SciPy's name)
                 "r must be either a single value or a one-dimensional array of values"
             )
         radii = np.array(r, ndmin=1, dtype=np.float64, copy=True)
+        if np.isnan(radii).any():
+            raise ValueError(f"r must hold numbers, got NaN in {r!r}.")
         if not cumulative and (np.diff(radii) < 0).any():
             raise ValueError("r must be non-decreasing for non-cumulative counting.")
         radii, first, inverse = np.unique(radii, return_index=True, return_inverse=True)
@@ -1157,8 +1165,9 @@ class cKDTree:  # noqa: N801 (SciPy's name)
         everything = self._reach(other, p)
         whole = np.flatnonzero(reduced >= everything)
         searched = reduced[: whole[0]] if whole.size else reduced
-        if searched.size and self.n and other.n and searched[-1] >= 0:
-            limit = np.full(self.n, float(searched[-1]))
+        searched = searched[searched >= 0]  # (no pair is nearer than 0, or NaN)
+        if searched.size and self.n and other.n:
+            limit = np.full(self.n, float(searched.max()))
             rows, cols, pair_reduced = _pairs_within(
                 other, self._data, limit, p, self._box, 1
             )
@@ -1316,7 +1325,8 @@ def _reach_distance(far, p):
     if p == 1:
         return float(np.sum(far))
     if p == 2:
-        return float(np.sqrt(np.sum(far * far)))
+        with np.errstate(over="ignore"):
+            return float(np.sqrt(np.sum(far * far)))
     largest = float(np.max(far, initial=0.0))
     if largest == 0:
         return 0.0

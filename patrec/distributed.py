@@ -34,6 +34,7 @@ from ._validation import check_labels, check_scalar, check_X, encode_labels
 from .neighbors._queries import resolve_algorithm
 from .neighbors.classifier import KNeighborsClassifier
 from .neighbors.search._auto import build_index
+from .neighbors.search.metrics import as_metric
 from .neighbors.search.tree import BranchBoundTree
 
 __all__ = ["ShardedKNeighborsClassifier"]
@@ -185,19 +186,14 @@ reject_label
         offsets = np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.intp)
         offsets_kept = [int(o) for o in offsets[:-1]]
         blocks = X.to_delayed().ravel()
+        metric = as_metric(self.metric, self.p, self.metric_params, X.shape[1])
         shards = client.compute(
-            [
-                _delayed(_build_shard)(
-                    block, self.algorithm, self.metric, self.p, self.metric_params
-                )
-                for block in blocks
-            ]
+            [_delayed(_build_shard)(block, self.algorithm, metric) for block in blocks]
         )
         distributed.wait(shards)
         algorithms = client.gather(
             [client.submit(_shard_algorithm, shard) for shard in shards]
         )
-        metric = client.submit(_shard_metric, shards[0]).result()
         self._index = _ShardedIndex(client, shards, offsets_kept, X.shape[0], metric)
         self.fit_algorithm_ = "sharded"
         self.n_samples_fit_ = int(X.shape[0])
@@ -237,12 +233,11 @@ def _delayed(function):
     return delayed(function, pure=True)
 
 
-def _build_shard(block, algorithm, metric, p, metric_params):
-    """On a worker: the search index of one block of training rows."""
+def _build_shard(block, algorithm, metric):
+    """On a worker: the search index of one block of training rows, for the
+    client's `Metric` ``metric`` (resolved once, for every shard)."""
     search, tree_params = resolve_algorithm(algorithm)
-    return build_index(check_X(block), metric, p, metric_params, search, **tree_params)[
-        0
-    ]
+    return build_index(check_X(block), metric, algorithm=search, **tree_params)[0]
 
 
 def _shard_algorithm(index):
@@ -308,7 +303,3 @@ class _ShardedIndex:
         reduced = np.take_along_axis(reduced, order, axis=1)
         indices = np.take_along_axis(indices, order, axis=1)
         return self._metric.finish(reduced), indices, None
-
-
-def _shard_metric(index):
-    return index._metric

@@ -17,7 +17,7 @@ from ..._parallel import effective_n_jobs
 from ..._progress import Reporter
 from ..._validation import check_random_state
 from ..search._auto import search_costs
-from ..search.metrics import Metric
+from ..search.metrics import as_metric
 from ._checks import check_data, warn_lost_classes
 from ._history import CondenseHistory, EditCondenseHistory
 from ._store import GrowingStore
@@ -115,7 +115,7 @@ def condense(
     """
     X, codes, targeted, classes = check_data(X, y, target_classes)
     effective_n_jobs(n_jobs)
-    spec = Metric(metric, p, metric_params, n_features=X.shape[1])
+    spec = as_metric(metric, p, metric_params, n_features=X.shape[1])
     order = _visiting_order(X.shape[0], random_state)
     log = Reporter("condense", verbose)
     history = _condense(X, codes, targeted, order, spec, n_jobs, log)
@@ -146,7 +146,7 @@ def _condense(X, codes, targeted, order, spec, n_jobs, log):
     `_hart_pass` runs each pass exactly so, batched for speed.
     """
     n_samples = X.shape[0]
-    brute, tree = search_costs(n_samples, X.shape[1], spec.name, spec.p, build=False)
+    brute, tree = search_costs(n_samples, X.shape[1], spec, build=False)
     store = GrowingStore(X, spec, n_jobs, use_tree=tree < brute)
     seeds = order[~targeted[codes[order]]]
     if seeds.shape[0] == 0:
@@ -288,7 +288,7 @@ def edit_condense(
     rounds = MultieditRounds(
         X, n_splits, max_iter, metric, p, metric_params, random_state, n_jobs, log
     )
-    spec = Metric(metric, p, metric_params, n_features=X.shape[1])
+    spec = rounds.metric  # (resolved once, for both steps)
     edited, edit_history = rounds.run(X, codes, targeted)
     warn_lost_classes(codes, edited, classes, "edit_condense")
     if edited.shape[0] == 0:

@@ -28,7 +28,7 @@ from ..._validation import check_option, check_random_state, check_scalar
 from .._voting import count_votes
 from ..search._auto import build_index, search_costs
 from ..search._index import without_self
-from ..search.metrics import Metric
+from ..search.metrics import as_metric
 from ._checks import check_data, warn_lost_classes
 from ._history import EditHistory, MultieditHistory, MultieditRound
 from ._store import GrowingStore
@@ -143,38 +143,27 @@ def edit(
     check_option(kind_sel, "kind_sel", KIND_SEL)
     effective_n_jobs(n_jobs)
     log = Reporter("edit", verbose)
+    metric = as_metric(metric, p, metric_params, X.shape[1])
     kept, history = _edit(
-        X,
-        codes,
-        targeted,
-        n_neighbors,
-        max_iter,
-        kind_sel,
-        metric,
-        p,
-        metric_params,
-        n_jobs,
-        log,
+        X, codes, targeted, n_neighbors, max_iter, kind_sel, metric, n_jobs, log
     )
     warn_lost_classes(codes, kept, classes, "edit")
     return (kept, history) if return_history else kept
 
 
-def _edit(
-    X, codes, targeted, k, max_iter, kind_sel, metric, p, metric_params, n_jobs, log
-):
+def _edit(X, codes, targeted, k, max_iter, kind_sel, metric, n_jobs, log):
     n_classes = int(codes.max()) + 1
     alive = np.arange(X.shape[0])
     removed = []
-    brute, tree = search_costs(X.shape[0], X.shape[1], metric, p, build=False)
+    brute, tree = search_costs(X.shape[0], X.shape[1], metric, build=False)
     store = None
     if tree < brute:
         # a k-d tree built once over all samples; each round stores the samples
         # left, in index order (so equal distances go to the lower index)
-        store = GrowingStore(X, Metric(metric, p, metric_params, X.shape[1]), n_jobs)
+        store = GrowingStore(X, metric, n_jobs)
     while len(removed) < max_iter and alive.shape[0] > k:
         if store is None:
-            index, _ = build_index(X[alive], metric, p, metric_params, "brute")
+            index, _ = build_index(X[alive], metric, algorithm="brute")
             _, neighbours = index.query_others(k, n_jobs)
         else:
             store.clear()
@@ -328,7 +317,7 @@ class MultieditRounds:
         check_scalar(max_iter, "max_iter", numbers.Integral, low=1)
         effective_n_jobs(n_jobs)
         self.n_splits, self.max_iter = n_splits, max_iter
-        self.metric, self.p, self.metric_params = metric, p, metric_params
+        self.metric = as_metric(metric, p, metric_params, X.shape[1])
         self.rng = check_random_state(random_state)
         self.n_jobs, self.log = n_jobs, log
 
@@ -366,20 +355,17 @@ class MultieditRounds:
         """A k-d tree built once over all samples to serve every round and subset,
         when the cost model expects it to beat brute force; else None."""
         brute, tree = search_costs(
-            X.shape[0] // self.n_splits, X.shape[1], self.metric, self.p, build=False
+            X.shape[0] // self.n_splits, X.shape[1], self.metric, build=False
         )
         if tree >= brute:
             return None
-        metric = Metric(self.metric, self.p, self.metric_params, X.shape[1])
-        return GrowingStore(X, metric, self.n_jobs)
+        return GrowingStore(X, self.metric, self.n_jobs)
 
     def _nearest(self, X, store, judge, judged):
         """The nearest sample of ``judge`` to each sample of ``judged`` (ties: the
         one first in ``judge``)."""
         if store is None:
-            index, _ = build_index(
-                X[judge], self.metric, self.p, self.metric_params, "brute"
-            )
+            index, _ = build_index(X[judge], self.metric, algorithm="brute")
             found = index.query(X[judged], 1, return_distance=False, n_jobs=self.n_jobs)
             return judge[found[:, 0]]
         store.clear()

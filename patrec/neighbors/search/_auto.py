@@ -6,8 +6,9 @@ chosen: the k-NN classifier and the editing functions both ask here.
 
 import numpy as np
 
+from ._distances import KINDS
 from .brute import BruteForce
-from .metrics import canonical_metric
+from .metrics import Metric, as_metric, canonical_metric
 from .tree import BranchBoundTree
 
 __all__ = [
@@ -113,12 +114,13 @@ def probe_evaluations(
     >>> bool(probe_evaluations(line) < 0.01 * 20_000 < probe_evaluations(cloud))
     True
     """
+    metric = as_metric(metric, p, metric_params, X.shape[1])
     n_samples = X.shape[0]
     queries, rest = _probe_rows(X, self_queries, _probe_order(n_samples))
     sizes = sorted({min(size, rest.shape[0]) for size in _probe_sizes(n_samples)})
     counts = []
     for size in sizes:
-        tree = _subset_tree(X, rest[:size], metric, p, metric_params, tree_params)
+        tree = _subset_tree(X, rest[:size], metric, tree_params)
         count = _count_evaluations(tree, queries, min(k, size))
         if count is None:
             return float(n_samples)
@@ -152,22 +154,21 @@ def _probe_rows(X, self_queries, order):
     return X[order[:n_queries]], order if self_queries else order[n_queries:]
 
 
-def _tree(X, metric, p, metric_params, tree_params):
-    """The tree `build_index` builds (and the probe measures)."""
-    return BranchBoundTree(X, metric, p, metric_params, random_state=0, **tree_params)
+def _tree(X, metric, tree_params):
+    """The tree `build_index` builds (and the probe measures), for `Metric`
+    ``metric``."""
+    return BranchBoundTree(X, metric, random_state=0, **tree_params)
 
 
-def _subset_tree(X, rows, metric, p, metric_params, tree_params):
-    return _tree(X[np.sort(rows)], metric, p, metric_params, tree_params)
+def _subset_tree(X, rows, metric, tree_params):
+    return _tree(X[np.sort(rows)], metric, tree_params)
 
 
-def _prunes_nothing(X, order, k, metric, p, metric_params, self_queries, tree_params):
+def _prunes_nothing(X, order, k, metric, self_queries, tree_params):
     """The probe's first look: does a tree over 1 024 of the samples prune (almost)
     nothing for one batch of queries?"""
     queries, rest = _probe_rows(X, self_queries, order)
-    tree = _subset_tree(
-        X, rest[: _PROBE_SIZES[0]], metric, p, metric_params, tree_params
-    )
+    tree = _subset_tree(X, rest[: _PROBE_SIZES[0]], metric, tree_params)
     return (
         _count_evaluations(
             tree,
@@ -197,7 +198,7 @@ def _count_evaluations(tree, queries, k, hopeless=_PROBE_HOPELESS):
     return max(total / queries.shape[0], 1.0)
 
 
-def _probe_whole_tree(X, order, k, metric, p, metric_params, self_queries, tree_params):
+def _probe_whole_tree(X, order, k, metric, self_queries, tree_params):
     """The tree over all of ``X`` and its evaluations per query, counted from 32
     of its own samples (`probe_evaluations` for small data sets).
 
@@ -207,7 +208,7 @@ def _probe_whole_tree(X, order, k, metric, p, metric_params, self_queries, tree_
     searching one neighbour more.  Returns ``(tree, evaluations)``.
     """
     n_samples = X.shape[0]
-    tree = _tree(X, metric, p, metric_params, tree_params)
+    tree = _tree(X, metric, tree_params)
     queries, _ = _probe_rows(X, True, order)
     k = k if self_queries else min(k + 1, n_samples)
     count = _count_evaluations(tree, queries, k)
@@ -223,10 +224,13 @@ def search_costs(
     tree's distance evaluations per query when measured (`probe_evaluations`),
     else `tree_evaluations` predicts them."""
     n_queries = n_samples if n_queries is None else n_queries
-    metric = canonical_metric(metric)
-    gemm = metric in ("euclidean", "sqeuclidean", "mahalanobis") or (
-        metric == "minkowski" and p == 2
-    )
+    if isinstance(metric, Metric):  # (its kind: the squared euclidean family)
+        gemm = metric.kind == KINDS["sqeuclidean"]
+    else:
+        metric = canonical_metric(metric)
+        gemm = metric in ("euclidean", "sqeuclidean", "mahalanobis") or (
+            metric == "minkowski" and p == 2
+        )
     fixed, per_feature = _BRUTE_GEMM_PAIR if gemm else _BRUTE_DIRECT_PAIR
     brute = n_queries * n_samples * (fixed + per_feature * n_features)
     if evaluations is None:
@@ -284,20 +288,17 @@ def choose_algorithm(
     >>> choose_algorithm(20_000, 16, "euclidean", X=X, k=5)
     'bnb'
     """
-    return _choose(
-        n_samples, n_features, metric, p, n_queries, X, k, metric_params, tree_params
-    )[0]
+    if X is not None:
+        metric = as_metric(metric, p, metric_params, n_features)
+    return _choose(n_samples, n_features, metric, p, n_queries, X, k, tree_params)[0]
 
 
-def _choose(
-    n_samples, n_features, metric, p, n_queries, X, k, metric_params, tree_params
-):
+def _choose(n_samples, n_features, metric, p, n_queries, X, k, tree_params):
     """`choose_algorithm`'s answer and, when it measured the tree over all of
-    ``X`` (up to `_PROBE_WHOLE_MAX` samples) and chose it, that tree (else None)."""
+    ``X`` (up to `_PROBE_WHOLE_MAX` samples) and chose it, that tree (else None).
+    ``metric``: a `Metric` when ``X`` is given, else its name and ``p``."""
     build = n_queries is not None
-    brute, tree = search_costs(
-        n_samples, n_features, metric, p, n_queries=n_queries, build=build
-    )
+    brute, tree = search_costs(n_samples, n_features, metric, p, n_queries, build)
     if X is None or n_samples < _PROBE_MIN_SAMPLES or tree * _CLEAR_WIN < brute:
         return ("bnb" if tree < brute else "brute"), None
     # queries as many as the samples: editing, which searches the samples themselves
@@ -310,16 +311,16 @@ def _choose(
         tree >= brute and n_samples > _PROBE_WHOLE_UNLIKELY_MAX
     ):
         evaluations = probe_evaluations(
-            X, k, metric, p, metric_params, self_queries=self_queries, **probe_params
+            X, k, metric, self_queries=self_queries, **probe_params
         )
     else:
         order = _probe_order(n_samples)  # (the first look and the probe share it)
         if tree >= brute and _prunes_nothing(
-            X, order, k, metric, p, metric_params, self_queries, probe_params
+            X, order, k, metric, self_queries, probe_params
         ):
             return "brute", None
         built, evaluations = _probe_whole_tree(
-            X, order, k, metric, p, metric_params, self_queries, tree_params
+            X, order, k, metric, self_queries, tree_params
         )
     # (a tree already built is paid for: only its searches count now)
     brute, tree = search_costs(
@@ -347,21 +348,16 @@ def build_index(
     """The search index over validated ``X`` for ``algorithm`` ("auto", "brute",
     "bnb"; "auto" expecting ``n_queries`` searches for ``k`` neighbours, see
     `choose_algorithm`); returns ``(index, algorithm)`` with the method actually
-    used.  ``tree_params`` (``leaf_size``, ``verbose``) go to `BranchBoundTree`."""
+    used.  ``tree_params`` (``leaf_size``, ``verbose``) go to `BranchBoundTree`.
+    ``metric`` may be a `Metric` already (then ``p`` and ``metric_params`` are its
+    own): it is resolved once here and every index built shares it."""
+    metric = as_metric(metric, p, metric_params, X.shape[1])
     if algorithm == "auto":
         algorithm, tree = _choose(
-            X.shape[0],
-            X.shape[1],
-            metric,
-            p,
-            n_queries,
-            X,
-            k,
-            metric_params,
-            tree_params,
+            X.shape[0], X.shape[1], metric, metric.p, n_queries, X, k, tree_params
         )
         if tree is not None:
             return tree, algorithm
     if algorithm == "bnb":
-        return _tree(X, metric, p, metric_params, tree_params), algorithm
-    return BruteForce(X, metric, p, metric_params), algorithm
+        return _tree(X, metric, tree_params), algorithm
+    return BruteForce(X, metric), algorithm

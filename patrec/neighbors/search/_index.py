@@ -18,7 +18,7 @@ from ..._parallel import run_row_ranges
 from ..._pickling import stamped, unstamped
 from ..._validation import check_flag, check_scalar, check_X
 from ...exceptions import warn_caller
-from .metrics import Metric
+from .metrics import as_metric
 
 __all__ = ["MAX_RADIUS_MATCHES", "NeighborIndex", "prepare_rows", "without_self"]
 
@@ -32,10 +32,10 @@ class NeighborIndex:
 
     def __init__(self, X, metric="euclidean", p=2, metric_params=None):
         X = check_X(X)
-        self.metric = metric
-        self.p = p
-        self.metric_params = metric_params
-        self._metric = Metric(metric, p, metric_params, n_features=X.shape[1])
+        self._metric = as_metric(metric, p, metric_params, n_features=X.shape[1])
+        self.metric = self._metric.name
+        self.p = self._metric.given_p
+        self.metric_params = self._metric.metric_params
         # Own a private copy: the caller may change X afterwards.
         prepared = self._prepare(X)
         if prepared is X:

@@ -39,7 +39,7 @@ from ..._parallel import run_row_ranges
 from ..._validation import check_option, check_X
 from . import _distances
 
-__all__ = ["METRICS", "METRIC_ALIASES", "Metric", "pairwise_distances"]
+__all__ = ["METRICS", "METRIC_ALIASES", "Metric", "as_metric", "pairwise_distances"]
 
 #: scikit-learn's (and SciPy's) other names for patrec's distances: alias -> name.
 METRIC_ALIASES = {"manhattan": "cityblock", "l1": "cityblock", "l2": "euclidean"}
@@ -83,6 +83,24 @@ def canonical_metric(metric):
     return METRIC_ALIASES.get(metric, metric)
 
 
+def as_metric(metric, p=2, metric_params=None, n_features=None):
+    """``metric`` itself when it is a `Metric` already (checked against
+    ``n_features``), else the `Metric` of the triple ``(metric, p, metric_params)``:
+    an estimator resolves its metric once, and every layer below takes the object."""
+    if not isinstance(metric, Metric):
+        return Metric(metric, p, metric_params, n_features)
+    if (
+        n_features is not None
+        and metric.transform is not None
+        and metric.transform.shape[0] != n_features
+    ):
+        raise ValueError(
+            f"VI has shape {metric.transform.shape} but the data have {n_features} "
+            "features."
+        )
+    return metric
+
+
 class Metric:
     """A validated metric: what the kernels compute and how to finish the result.
 
@@ -114,6 +132,7 @@ class Metric:
 
     def __init__(self, metric="euclidean", p=2, metric_params=None, n_features=None):
         self.name = metric
+        self.given_p, self.metric_params = p, metric_params  # (as the caller said)
         metric = canonical_metric(metric)
         if metric_params is not None and not isinstance(metric_params, Mapping):
             raise TypeError(

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from patrec.neighbors import BranchBoundTree, BruteForce
+from patrec.neighbors import BranchBoundTree, BruteForce, Metric
 from patrec.neighbors.search import _auto as auto
 from patrec.neighbors.search import tree as tree_module
 from patrec.neighbors.search._auto import (
@@ -106,11 +106,12 @@ def test_choose_algorithm_and_build_index_agree(make, n_features, n_queries):
 def test_whole_tree_probe_counts_what_the_tree_evaluates():
     X = clusters(np.random.default_rng(5), 3000, 6, scale=0.3)
     order = auto._probe_order(3000)
-    tree, mean = auto._probe_whole_tree(X, order, 4, "euclidean", 2, None, False, {})
+    metric = Metric("euclidean")
+    tree, mean = auto._probe_whole_tree(X, order, 4, metric, False, {})
     rows = np.sort(np.random.default_rng(0).permutation(3000)[: auto._PROBE_QUERIES])
     *_, counts = tree.query(X[rows], k=5, return_distance=False, return_counts=True)
     assert mean == pytest.approx(counts.mean())  # k + 1: imitating separate queries
-    tree, mean = auto._probe_whole_tree(X, order, 4, "euclidean", 2, None, True, {})
+    tree, mean = auto._probe_whole_tree(X, order, 4, metric, True, {})
     *_, counts = tree.query(X[rows], k=4, return_distance=False, return_counts=True)
     assert mean == pytest.approx(counts.mean())
 

@@ -158,6 +158,7 @@ reject_label
         -------
         self : object
         """
+        self._validate_params()
         da, distributed = _import_distributed()
         if not isinstance(X, da.Array):
             X = da.from_array(check_X(X), chunks=(100_000, -1))
@@ -178,15 +179,16 @@ reject_label
         classes, codes = encode_labels(check_labels(labels, X.shape[0]), compact=True)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
-        # every parameter checked as KNeighborsClassifier checks it, on a
-        # one-row stand-in for the training set (the shards are built below)
-        super()._fit(np.zeros((1, X.shape[1])), codes[:1])
+        if self.reject_threshold is not None:
+            self.reject_label_ = self._reject_option()[1]
+        # (VI checked against the features; the other parameters were checked
+        # before the data, by _validate_params)
+        metric = as_metric(self.metric, self.p, self.metric_params, X.shape[1])
         self._codes = codes
         client = self._cluster(distributed)
         offsets = np.concatenate([[0], np.cumsum(X.chunks[0])]).astype(np.intp)
         offsets_kept = [int(o) for o in offsets[:-1]]
         blocks = X.to_delayed().ravel()
-        metric = as_metric(self.metric, self.p, self.metric_params, X.shape[1])
         shards = client.compute(
             [_delayed(_build_shard)(block, self.algorithm, metric) for block in blocks]
         )

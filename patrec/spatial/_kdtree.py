@@ -271,7 +271,16 @@ def _wrap_positions(X, box):
 
 
 def _pairs_within(
-    target, points, limit, p, box, n_threads, *, upper_only=False, sort=False
+    target,
+    points,
+    limit,
+    p,
+    box,
+    n_threads,
+    *,
+    upper_only=False,
+    sort=False,
+    consume=None,
 ):
     """Every pair (query i, sample j of ``target``) whose cKDTree reduced distance
     is ``<= limit[i]``: ``(rows, cols, reduced)``.
@@ -280,6 +289,9 @@ def _pairs_within(
     is given), ``limit`` one reduced bound per query (NaN or negative: no pair).
     ``upper_only`` keeps the pairs with ``j > i`` alone (a tree against itself);
     ``sort`` orders the pairs by (i, j) (``"pairs"``: and drops the distances).
+    ``consume(rows, cols, reduced)``, when given, receives the pairs a batch at a
+    time instead (one call at a time), so that they need not all be held at once;
+    nothing is returned then.
     """
     empty = (
         np.empty(0, dtype=np.intp),
@@ -323,8 +335,12 @@ def _pairs_within(
             kind, p, target._data, points, cols, labels, box_array, reduced
         )
         inside = reduced <= limit[labels]
+        piece = (labels[inside], cols[inside], reduced[inside])
         with lock:
-            pieces.append((labels[inside], cols[inside], reduced[inside]))
+            if consume is not None and box is None:
+                consume(*piece)
+            else:
+                pieces.append(piece)
 
     # queries measured against every sample
     brute_rows = np.flatnonzero(brute)
@@ -361,7 +377,11 @@ def _pairs_within(
                     measure(labels, cols)
 
             run_row_ranges(search_range, len(group), n_threads)
+    if consume is not None and box is None:
+        return None
     if not pieces:
+        if consume is not None:
+            return None
         return empty
     rows_out = np.concatenate([piece[0] for piece in pieces])
     cols_out = np.concatenate([piece[1] for piece in pieces])
@@ -387,6 +407,9 @@ def _pairs_within(
             cols_out[order],
             reduced_out[order],
         )
+    if consume is not None:
+        consume(rows_out, cols_out, reduced_out)
+        return None
     return rows_out, cols_out, reduced_out
 
 
@@ -1168,17 +1191,20 @@ class cKDTree:  # noqa: N801 (SciPy's name)
         searched = searched[searched >= 0]  # (no pair is nearer than 0, or NaN)
         if searched.size and self.n and other.n:
             limit = np.full(self.n, float(searched.max()))
-            rows, cols, pair_reduced = _pairs_within(
-                other, self._data, limit, p, self._box, 1
-            )
-            bins = np.searchsorted(reduced, pair_reduced, side="left")
-            if weighted:
-                products = _weight_of(self_weights, rows) * _weight_of(
-                    other_weights, cols
-                )
-                counts += np.bincount(bins, weights=products, minlength=n_radii + 1)
-            else:
-                counts += np.bincount(bins, minlength=n_radii + 1)
+
+            def count(rows, cols, pair_reduced):
+                bins = np.searchsorted(reduced, pair_reduced, side="left")
+                if weighted:
+                    products = _weight_of(self_weights, rows) * _weight_of(
+                        other_weights, cols
+                    )
+                    counts[:] += np.bincount(
+                        bins, weights=products, minlength=n_radii + 1
+                    )
+                else:
+                    counts[:] += np.bincount(bins, minlength=n_radii + 1)
+
+            _pairs_within(other, self._data, limit, p, self._box, 1, consume=count)
         if whole.size:
             if weighted:
                 total = _total(self_weights, self.n) * _total(other_weights, other.n)

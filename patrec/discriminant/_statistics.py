@@ -71,7 +71,7 @@ def check_priors(priors, counts):
     total = values.sum()
     if abs(total - 1.0) > 1e-6:
         raise ValueError(
-            f"priors must sum to 1, got a sum of {total!r}; divide them by their sum."
+            f"priors must sum to 1, got a sum of {float(total)!r}; divide them by their sum."
         )
     return values / total
 

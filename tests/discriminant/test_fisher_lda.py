@@ -359,3 +359,9 @@ def test_too_many_components_are_refused_in_scikit_learns_words():
     X, y = load("iris")
     with pytest.raises(ValueError, match=r"cannot be larger than .* min\(4, 2\)"):
         FisherLDA(n_components=3).fit(X, y)
+
+
+def test_priors_not_summing_to_one_are_named_with_their_sum():
+    X, y = load("iris")
+    with pytest.raises(ValueError, match=r"got a sum of 1\.1; divide"):
+        FisherLDA(priors=[0.5, 0.3, 0.3]).fit(X, y)

@@ -433,7 +433,11 @@ def _radius_groups(radius):
 def _search(index, queries, labels, radius):
     """patrec's radius search of ``queries`` (rows ``labels``) in ``index``: yields
     ``(labels, cols)`` of the samples within ``radius`` (patrec's distance), in
-    batches of at most ``_MAX_FOUND`` pairs."""
+    batches of at most ``_MAX_FOUND`` pairs.
+
+    (The index's own hooks behind ``query_radius``, ``_within`` and
+    ``_search_order``: the matches come as one flat array, not an array per
+    query, which costs several times the search in three dimensions.)"""
     stack = [(0, len(queries))]
     while stack:
         start, stop = stack.pop()

@@ -790,11 +790,11 @@ class cKDTree:  # noqa: N801 (SciPy's name)
         else:
             low, high = self._mins[None, :], self._maxes[None, :]
             other_low, other_high = other._mins[None, :], other._maxes[None, :]
-        far = np.maximum(high - other_low, other_high - low)
-        if self._box is not None:
-            half = self._box[self.m :]
-            far = np.where(half > 0, np.minimum(np.abs(far), half), np.abs(far))
         with np.errstate(over="ignore", invalid="ignore"):
+            far = np.maximum(high - other_low, other_high - low)
+            if self._box is not None:
+                half = self._box[self.m :]
+                far = np.where(half > 0, np.minimum(np.abs(far), half), np.abs(far))
             total = (far * far).sum(axis=1) if p == 2 else _pow(far, p).sum(axis=1)
         if not np.isfinite(total).all():
             raise ValueError(

@@ -12,6 +12,7 @@ Build (the same command as CI and the README)::
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -80,16 +81,21 @@ html_theme = "pydata_sphinx_theme"
 html_static_path = ["_static"]
 html_title = f"patrec {release}"
 html_css_files = ["patrec.css"]
-# single pages have no section navigation: give their width to the text
+# single pages have no section navigation: give their width to the text (an empty
+# "Section Navigation" column squeezed the course map until words broke)
 html_sidebars = {
     page: []
     for page in (
         "index",
         "getting_started",
+        "course",
         "cli",
         "datasets",
         "performance",
         "from_sklearn",
+        "notation",
+        "glossary",
+        "maintainers",
     )
 }
 html_theme_options = {
@@ -130,6 +136,8 @@ sphinx_gallery_conf = {
     # animated examples (FuncAnimation) are embedded as JavaScript players
     "matplotlib_animations": True,
     "remove_config_comments": True,
+    # a chapter page's mini-gallery (its examples, by path) in the course's order
+    "minigallery_sort_order": "gallery_order.course_place",
     "show_memory": False,
     # the timing pages would load a table script from a CDN
     "write_computation_times": False,
@@ -249,6 +257,33 @@ def forget_documented(app, env):
     _documented.clear()
 
 
+# -- Animations load nothing from another site ------------------------------------
+# matplotlib's JavaScript player links Font Awesome 4 from a CDN for its buttons.  The
+# theme ships Font Awesome already (a script that draws the same "fa fa-play" icons),
+# so the link is dropped from the gallery's pages before they are read.
+FONT_AWESOME_CDN = r'<link rel="stylesheet"\s+href="https://maxcdn\.bootstrapcdn\.com/font-awesome/[^"]*">'
+
+
+def drop_cdn_stylesheet(app, docname, source):
+    if docname.startswith(("auto_examples/", "auto_exercises/")):
+        source[0] = re.sub(FONT_AWESOME_CDN, "", source[0])
+
+
+# -- "Previous" of a top-level page: the top-level page before it ------------------
+# The API reference's generated pages come before the command-line page in reading
+# order, so its "Previous" would read "main" (the last of them, patrec.cli.main).
+
+
+def top_level_previous(app, pagename, templatename, context, doctree):
+    pages = app.env.toctree_includes.get(app.config.root_doc, [])
+    if pagename in pages[1:]:
+        previous = pages[pages.index(pagename) - 1]
+        context["prev"] = {
+            "link": app.builder.get_relative_uri(pagename, previous),
+            "title": app.builder.render_partial(app.env.titles[previous])["title"],
+        }
+
+
 # -- Notebooks: the reST sphinx-gallery leaves in their text, as Markdown -------------
 # (notebook_text.py: a dropdown becomes <details>, a cross-reference its text)
 
@@ -269,4 +304,6 @@ def setup(app):
     app.add_role("example", example_role)
     app.connect("env-updated", forget_documented)
     app.connect("missing-reference", resolve_public_path)
+    app.connect("source-read", drop_cdn_stylesheet)
+    app.connect("html-page-context", top_level_previous)
     app.connect("builder-inited", convert_notebooks, priority=900)

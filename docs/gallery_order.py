@@ -66,3 +66,13 @@ class CourseOrder:
         name = str(filename)
         place = self.order.index(name) if name in self.order else len(self.order)
         return (place, name)
+
+
+def course_place(path):
+    """Sort key of a chapter page's mini-gallery (``minigallery_sort_order``), given an
+    example's path: its chapter folder's place, then its place in the chapter."""
+    path = Path(path)
+    folders = list(COURSE_ORDER)
+    folder = path.parent.name
+    chapter = folders.index(folder) if folder in folders else len(folders)
+    return (chapter, CourseOrder(folder)(path.name))

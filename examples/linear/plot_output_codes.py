@@ -41,7 +41,8 @@ f = np.array([0.5, -7, -1, -2, -10, -12, 9])
 for method, loss in (("hamming", "hinge"), ("loss", "exp")):
     index, distances = decode(M, f, method=method, loss=loss, return_distances=True)
     label = "Hamming" if method == "hamming" else "exponential loss"
-    print(f"{label:17s} distances {np.round(distances[0], 1)} -> class {index[0] + 1}")
+    rounded = ", ".join(f"{value:.4g}" for value in distances[0])
+    print(f"{label:16s} -> class {index[0] + 1}   (distances {rounded})")
 
 # %%
 # The same machinery as a classifier: on iris (two features), random sparse codes of

@@ -31,9 +31,8 @@ import numbers
 import numpy as np
 
 from ._validation import check_labels, check_scalar, check_X, encode_labels
-from .neighbors._queries import resolve_algorithm
 from .neighbors.classifier import KNeighborsClassifier
-from .neighbors.search._auto import build_index
+from .neighbors.search import build_index
 from .neighbors.search.metrics import as_metric
 from .neighbors.search.tree import BranchBoundTree
 
@@ -238,8 +237,7 @@ def _delayed(function):
 def _build_shard(block, algorithm, metric):
     """On a worker: the search index of one block of training rows, for the
     client's `Metric` ``metric`` (resolved once, for every shard)."""
-    search, tree_params = resolve_algorithm(algorithm)
-    return build_index(check_X(block), metric, algorithm=search, **tree_params)[0]
+    return build_index(check_X(block), metric, algorithm=algorithm)[0]
 
 
 def _shard_algorithm(index):

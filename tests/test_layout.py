@@ -163,6 +163,24 @@ def test_chapters_use_no_private_module_of_another():
                 )
 
 
+def test_the_layers_above_the_chapters_use_no_private_module_of_theirs():
+    """`distributed`, `plotting`, `cli` and `spatial` sit on top of the chapters and
+    use their public names only (what patrec as a whole shares, such as
+    ``patrec._validation``, is theirs too)."""
+    chapters = ("linear", "discriminant", "piecewise", "neighbors")
+    above = ("distributed", "plotting", "cli", "spatial")
+    for name, targets in _import_graph().items():
+        parts = name.split(".")
+        if len(parts) < 2 or parts[1] not in above:
+            continue
+        for target in targets:
+            other = target.split(".")
+            if len(other) > 2 and other[1] in chapters:
+                assert not any(part.startswith("_") for part in other[2:]), (
+                    f"{name} imports {target}, a private module of a chapter"
+                )
+
+
 def test_the_exercises_use_only_public_names():
     """`patrec.exercises` checks a student's code against patrec as a user calls it:
     through the chapters' public names and recorded histories, never a private

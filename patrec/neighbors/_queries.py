@@ -7,10 +7,8 @@ an estimator whose ``fit`` built ``self._index`` (a `BruteForce` or
 the training samples, each left out of its own neighbours (a duplicate of it stays),
 as in scikit-learn.
 
-`resolve_algorithm` reads scikit-learn's ``algorithm`` names as patrec's searches:
-``"kd_tree"`` is the tree's k-d partition, ``"ball_tree"`` its k-means partition
-(each node a ball: its mean and radius).  Every search is exact, so the answers do
-not depend on the choice.
+`check_search_params` checks the parameters of the search an estimator of this
+chapter shares, without data.
 """
 
 import numbers
@@ -19,32 +17,12 @@ import numpy as np
 
 from .._progress import check_verbose
 from .._validation import check_flag, check_option, check_scalar
+from .search._auto import resolve_algorithm
 from .search.metrics import canonical_metric
 
-__all__ = [
-    "ALGORITHMS",
-    "KNeighborsMixin",
-    "RadiusNeighborsMixin",
-    "check_search_params",
-    "resolve_algorithm",
-]
-
-#: patrec's searches, then scikit-learn's names for the tree's two partitions
-ALGORITHMS = ("auto", "brute", "bnb", "kd_tree", "ball_tree")
-
-_PARTITIONS = {"kd_tree": "kd", "ball_tree": "kmeans"}
+__all__ = ["KNeighborsMixin", "RadiusNeighborsMixin", "check_search_params"]
 
 _MODES = ("connectivity", "distance")
-
-
-def resolve_algorithm(algorithm):
-    """``(search, tree_params)`` for an ``algorithm`` of `ALGORITHMS`: the search
-    `build_index` takes ("auto", "brute", "bnb") and the tree's partition, if the
-    name chose one."""
-    check_option(algorithm, "algorithm", ALGORITHMS)
-    if algorithm in _PARTITIONS:
-        return "bnb", {"partition": _PARTITIONS[algorithm]}
-    return algorithm, {}
 
 
 def check_search_params(estimator):

@@ -6,6 +6,7 @@ every index shares), `brute` and `tree` (the two searches; `tree` also explains 
 search step by step), ``_auto`` (which of them ``algorithm="auto"`` uses).
 """
 
+from ._auto import build_index, choose_algorithm
 from .brute import BruteForce
 from .metrics import METRIC_ALIASES, METRICS, Metric, pairwise_distances
 from .tree import BranchBoundTree
@@ -17,4 +18,6 @@ __all__ = [
     "pairwise_distances",
     "BruteForce",
     "BranchBoundTree",
+    "build_index",
+    "choose_algorithm",
 ]

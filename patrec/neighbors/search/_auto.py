@@ -6,12 +6,15 @@ chosen: the k-NN classifier and the editing functions both ask here.
 
 import numpy as np
 
+from ..._validation import check_option
 from ._distances import KINDS
 from .brute import BruteForce
 from .metrics import Metric, as_metric, canonical_metric
 from .tree import BranchBoundTree
 
 __all__ = [
+    "ALGORITHMS",
+    "resolve_algorithm",
     "choose_algorithm",
     "search_costs",
     "tree_evaluations",
@@ -335,6 +338,24 @@ def _choose(n_samples, n_features, metric, p, n_queries, X, k, tree_params):
     return ("bnb", built) if tree < brute else ("brute", None)
 
 
+#: patrec's searches, then scikit-learn's names for the tree's two partitions
+ALGORITHMS = ("auto", "brute", "bnb", "kd_tree", "ball_tree")
+
+_PARTITIONS = {"kd_tree": "kd", "ball_tree": "kmeans"}
+
+
+def resolve_algorithm(algorithm):
+    """``(search, tree_params)`` for an ``algorithm`` of `ALGORITHMS`: the search
+    ("auto", "brute", "bnb") and the tree's partition, if the name chose one.
+    scikit-learn's ``"kd_tree"`` is the tree's k-d partition, ``"ball_tree"`` its
+    k-means partition (each node a ball: its mean and radius).  Every search is
+    exact, so the answers do not depend on the choice."""
+    check_option(algorithm, "algorithm", ALGORITHMS)
+    if algorithm in _PARTITIONS:
+        return "bnb", {"partition": _PARTITIONS[algorithm]}
+    return algorithm, {}
+
+
 def build_index(
     X,
     metric="euclidean",
@@ -345,13 +366,48 @@ def build_index(
     k=1,
     **tree_params,
 ):
-    """The search index over validated ``X`` for ``algorithm`` ("auto", "brute",
-    "bnb"; "auto" expecting ``n_queries`` searches for ``k`` neighbours, see
-    `choose_algorithm`); returns ``(index, algorithm)`` with the method actually
-    used.  ``tree_params`` (``leaf_size``, ``verbose``) go to `BranchBoundTree`.
-    ``metric`` may be a `Metric` already (then ``p`` and ``metric_params`` are its
-    own): it is resolved once here and every index built shares it."""
+    """The exact search index over ``X`` that an estimator of the chapter uses.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The training samples, validated (`patrec` estimators pass theirs).
+    metric : str or Metric, default="euclidean"
+        A `Metric` already resolved (then ``p`` and ``metric_params`` are its own),
+        or its name: resolved once here, and every index built shares it.
+    p : float, default=2
+        Minkowski order, with ``metric="minkowski"``.
+    metric_params : dict, default=None
+        ``{"VI": Q}`` with ``metric="mahalanobis"``.
+    algorithm : {"auto", "brute", "bnb", "kd_tree", "ball_tree"}, default="auto"
+        ``"auto"`` chooses as `choose_algorithm` does, expecting ``n_queries``
+        searches for ``k`` neighbours; ``"kd_tree"`` and ``"ball_tree"`` are the
+        tree's k-d and k-means partitions.
+    n_queries : int, default=None
+        The searches expected (None: many, so building the tree is not counted).
+    k : int, default=1
+        The neighbours each search will ask for.
+    **tree_params
+        ``leaf_size``, ``partition``, ``verbose``: passed to `BranchBoundTree`.
+
+    Returns
+    -------
+    index : BruteForce or BranchBoundTree
+    algorithm : str
+        ``"brute"`` or ``"bnb"``: the search built.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from patrec.neighbors.search import build_index
+    >>> X = np.random.default_rng(0).normal(size=(10_000, 2))
+    >>> index, algorithm = build_index(X, algorithm="ball_tree")
+    >>> algorithm, index.partition
+    ('bnb', 'kmeans')
+    """
     metric = as_metric(metric, p, metric_params, X.shape[1])
+    algorithm, partition = resolve_algorithm(algorithm)
+    tree_params = {**partition, **tree_params}
     if algorithm == "auto":
         algorithm, tree = _choose(
             X.shape[0], X.shape[1], metric, metric.p, n_queries, X, k, tree_params

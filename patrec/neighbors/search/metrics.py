@@ -39,7 +39,7 @@ from ..._parallel import run_row_ranges
 from ..._validation import check_option, check_X
 from . import _distances
 
-__all__ = ["METRICS", "METRIC_ALIASES", "Metric", "as_metric", "pairwise_distances"]
+__all__ = ["METRICS", "METRIC_ALIASES", "Metric", "pairwise_distances"]
 
 #: scikit-learn's (and SciPy's) other names for patrec's distances: alias -> name.
 METRIC_ALIASES = {"manhattan": "cityblock", "l1": "cityblock", "l2": "euclidean"}

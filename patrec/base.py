@@ -3,6 +3,10 @@
 `BaseEstimator` gives scikit-learn's parameter protocol (``get_params``/``set_params``
 read from the ``__init__`` signature), a short ``repr`` and the fitted check.
 
+`ClassifierMixin` adds ``score`` (accuracy) and the validation every classifier shares:
+a public ``fit`` validates ``X`` and ``y``, encodes the labels into ``classes_`` and
+then calls the subclass's ``_fit(X, codes)`` with labels ``0 .. n_classes - 1``.
+
 One model at a time, whatever the threads do: ``fit`` works on a copy of the
 estimator and replaces the estimator's state with the copy's, whole, only when it
 succeeds (`BaseEstimator._fit_transaction`); each method that reads the fitted model
@@ -10,9 +14,6 @@ succeeds (`BaseEstimator._fit_transaction`); each method that reads the fitted m
 the state as it was when the call began.  A ``predict`` racing a ``fit`` in another
 thread answers with the old model or the new one, never a mixture, and a failed or
 interrupted ``fit`` leaves the estimator as it was.
-`ClassifierMixin` adds ``score`` (accuracy) and the validation every classifier shares:
-a public ``fit`` validates ``X`` and ``y``, encodes the labels into ``classes_`` and
-then calls the subclass's ``_fit(X, codes)`` with labels ``0 .. n_classes - 1``.
 
 scikit-learn is never imported here at run time: only ``__sklearn_tags__`` imports it,
 and only scikit-learn itself calls that.

@@ -1,7 +1,8 @@
 """How a student's function is checked: the exercise contract, the run, the report.
 
 An `Exercise` knows three things: the cases to run (the course's worked examples
-first, then seeded random ones), patrec's answer to each (`Exercise.reference`), and
+first, then the fixed cases that tell the rule from its near misses, then seeded
+random ones), patrec's answer to each (`Exercise.reference`), and
 how to compare the student's answer with it (`Exercise.compare`), which returns the
 first `Divergence` in the course's notation, or None.  `run_check` calls the
 student's function on a copy of each case's inputs, so nothing the function does
@@ -98,7 +99,13 @@ class Exercise:
     doc = ""
 
     def cases(self, rng):
-        """The cases, worked examples first; ``rng`` draws the random ones."""
+        """The cases, worked examples first; ``rng`` draws the random ones.
+
+        The cases that tell the rule from its near misses (a tie broken the other
+        way, a duplicate taken for the sample itself, an off-by-one) are fixed, not
+        drawn: every seed must catch those mistakes (tests/exercises/
+        test_mutations.py holds them to it).
+        """
         raise NotImplementedError
 
     def reference(self, **args):

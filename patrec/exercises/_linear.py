@@ -238,7 +238,17 @@ class PerceptronExercise(_ErrorCorrecting):
                 "max_epochs": 100,
             },
         )
-        cases = [course]
+        xor = Case(
+            "four samples in XOR position, never separable: every epoch makes "
+            "mistakes, so the rule stops after max_epochs = 3 epochs; ρ = 0.5",
+            {
+                "X": np.array([[0, 0], [1, 1], [1, 0], [0, 1]], dtype=float),
+                "labels": np.array([1.0, 1.0, -1.0, -1.0]),
+                "rho": 0.5,
+                "max_epochs": 3,
+            },
+        )
+        cases = [course, xor]
         for number in range(1, 6):
             separable = number != 5
             X, classes = _random_classes(rng, 2, separable)
@@ -363,7 +373,21 @@ class LinearMachineExercise(_ErrorCorrecting):
                     "rho": 1.0,
                     "max_epochs": 100,
                 },
-            )
+            ),
+            Case(
+                "three classes that overlap, ω₃ listed first: every epoch makes "
+                "mistakes, so the rule stops after max_epochs = 2 epochs; ρ = 0.5",
+                {
+                    "X": np.array(
+                        [[2, 2], [0, 0], [3, 0], [1, 1], [0, 3], [2, 0], [1, 2]],
+                        dtype=float,
+                    ),
+                    "labels": np.array([2, 0, 1, 0, 2, 1, 0]),
+                    "n_classes": 3,
+                    "rho": 0.5,
+                    "max_epochs": 2,
+                },
+            ),
         ]
         for number in range(1, 6):
             n_classes = [3, 4, 3, 5, 3][number - 1]
@@ -522,7 +546,18 @@ class KeslerExercise(Exercise):
                     "labels": _COURSE_CLASSES.copy(),
                     "n_classes": 3,
                 },
-            )
+            ),
+            Case(
+                "c = 5 classes, ω₂ and ω₅ without a sample, the labels not in "
+                "sorted order: the blocks follow the labels, for all c classes",
+                {
+                    "X": np.array(
+                        [[1, 2], [3, -1], [0, 4], [2, 2], [5, 1]], dtype=float
+                    ),
+                    "labels": np.array([3, 0, 3, 2, 0]),
+                    "n_classes": 5,
+                },
+            ),
         ]
         for number in range(1, 4):
             n_classes = int(rng.integers(2, 6))

@@ -111,7 +111,8 @@ class KNNExercise(Exercise):
     labels : ndarray of int of shape (n_samples,)
         θ_j, the class of each sample: 0 for ω₁ up to c - 1.
     queries : ndarray of shape (n_queries, n_features)
-        The samples x to classify (none of them is a training sample).
+        The samples x to classify.  A query may be a training sample too: that
+        sample is then its nearest neighbour, at distance 0.
     k : int
         The number of neighbours.
 
@@ -139,6 +140,19 @@ class KNNExercise(Exercise):
             Case(
                 "k = 2 on the same samples: X[3] of ω₁ and X[7] of ω₂ tie at [1.5, 2]",
                 {"X": X, "labels": labels, "queries": np.array([[1.5, 2.0]]), "k": 2},
+            ),
+            Case(
+                "duplicated samples of different classes, ω₃ before ω₂ in the data, "
+                "query 0 on a training sample, equal votes, k = 2",
+                {
+                    "X": np.array(
+                        [[1, 0], [0, 1], [0, 0], [0, 1], [1, 0], [1, 3], [3, 0]],
+                        dtype=float,
+                    ),
+                    "labels": np.array([0, 1, 0, 1, 2, 2, 0]),
+                    "queries": np.array([[1.0, 3.0], [1.5, 3.0], [2.5, 2.5]]),
+                    "k": 2,
+                },
             ),
         ]
         for number, (k, n_classes, grid) in enumerate(
@@ -260,9 +274,10 @@ class KNNExercise(Exercise):
             )
         if k + 1 <= len(X) and np.array_equal(yours, stable[1 : k + 1]):
             return (
-                f"You left out the nearest sample, X[{stable[0]}]: k off by one.  A "
-                "query is not a training sample, so its nearest sample is a "
-                "neighbour too: take order[:k]."
+                f"You left out the nearest sample, X[{stable[0]}]: k off by one.  "
+                "Here the query is not left out of anything, so its nearest sample "
+                "is a neighbour too (at distance 0 when it is the query itself): "
+                "take order[:k]."
             )
         return None
 
@@ -427,6 +442,73 @@ class BranchBoundExercise(Exercise):
                 "prunes a node whose samples rule 2 alone would not skip",
                 wide,
                 np.array([5.5, 2.0]),
+            )
+        )
+        # Equal distances: x is √2 from X[0], X[11] and X[19], and the search meets
+        # X[19] first; then x beside X[5] and its duplicate X[19].
+        cases.append(
+            self.case(
+                "x at the same distance √2 from X[0], X[11] and X[19], X[19] met "
+                "first: NN is the lowest index",
+                np.array(
+                    [
+                        [1, 8],
+                        [7, 4],
+                        [0, 6],
+                        [5, 4],
+                        [6, 4],
+                        [0, 2],
+                        [7, 2],
+                        [5, 6],
+                        [2, 4],
+                        [8, 6],
+                        [4, 7],
+                        [1, 6],
+                        [4, 4],
+                        [0, 6],
+                        [5, 4],
+                        [5, 0],
+                        [6, 4],
+                        [4, 5],
+                        [6, 1],
+                        [3, 8],
+                        [0, 8],
+                    ],
+                    dtype=float,
+                ),
+                np.array([2.0, 7.0]),
+            )
+        )
+        cases.append(
+            self.case(
+                "duplicated samples, x beside X[5] and its duplicate X[19]",
+                np.array(
+                    [
+                        [4, 7],
+                        [4, 3],
+                        [0, 3],
+                        [0, 2],
+                        [0, 4],
+                        [7, 2],
+                        [3, 6],
+                        [6, 8],
+                        [4, 1],
+                        [4, 2],
+                        [7, 6],
+                        [3, 6],
+                        [0, 0],
+                        [6, 0],
+                        [0, 2],
+                        [4, 5],
+                        [3, 8],
+                        [3, 1],
+                        [6, 8],
+                        [7, 2],
+                        [8, 4],
+                    ],
+                    dtype=float,
+                ),
+                np.array([7.5, 2.5]),
             )
         )
         # each kind three times: rule 1's r_p and rule 2's sides matter only for some
@@ -831,7 +913,28 @@ class WilsonEditingExercise(Exercise):
             Case(
                 "two classes on a line, a sample of ω₂ among ω₁ and two on the border",
                 {"X": X, "labels": labels, "k": 3},
-            )
+            ),
+            Case(
+                "duplicated samples of different classes (X[1] and X[4], X[6] and "
+                "X[7]), ω₃ first in the data, equal votes with k = 2",
+                {
+                    "X": np.array(
+                        [
+                            [0, 2],
+                            [2, 1],
+                            [3, 3],
+                            [3, 1],
+                            [2, 1],
+                            [0, 3],
+                            [1, 1],
+                            [1, 1],
+                        ],
+                        dtype=float,
+                    ),
+                    "labels": np.array([2, 0, 0, 2, 2, 2, 2, 1]),
+                    "k": 2,
+                },
+            ),
         ]
         for number, (k, n_classes, grid) in enumerate(
             [(3, 2, False), (3, 3, True), (1, 2, False), (4, 2, True), (5, 3, False)],
@@ -1021,6 +1124,39 @@ class MultieditExercise(Exercise):
                 {"X": X, "labels": labels, "n_splits": 2, "seed": 2, "max_iter": 100},
             )
         ]
+        # unbalanced classes (seven samples of ω₁, one of ω₃), duplicated samples
+        X = np.array(
+            [
+                [3, 0],
+                [0, 3],
+                [1, 3],
+                [2, 3],
+                [2, 1],
+                [3, 1],
+                [3, 3],
+                [3, 2],
+                [2, 2],
+                [1, 0],
+            ],
+            dtype=float,
+        )
+        labels = np.array([0, 0, 0, 2, 0, 1, 0, 1, 0, 0])
+        for max_iter, title in [
+            (100, "three unbalanced classes on a grid, equal distances, s = 3 subsets"),
+            (2, "the same samples with max_iter = 2: the rule stops after round 2"),
+        ]:
+            cases.append(
+                Case(
+                    title,
+                    {
+                        "X": X,
+                        "labels": labels,
+                        "n_splits": 3,
+                        "seed": 43,
+                        "max_iter": max_iter,
+                    },
+                )
+            )
         for number, (n_splits, n_classes, grid) in enumerate(
             [(3, 2, False), (2, 3, True), (3, 3, False), (4, 2, True)], start=1
         ):
@@ -1252,7 +1388,27 @@ class HartCondensingExercise(Exercise):
             Case(
                 "two classes on a line that interleave: more than one pass",
                 {"X": X, "labels": labels},
-            )
+            ),
+            Case(
+                "three classes on a grid, ω₂ first in the data, duplicated samples "
+                "and equal distances to the store",
+                {
+                    "X": np.array(
+                        [
+                            [3, 3],
+                            [1, 1],
+                            [2, 0],
+                            [1, 1],
+                            [3, 0],
+                            [0, 0],
+                            [2, 0],
+                            [3, 1],
+                        ],
+                        dtype=float,
+                    ),
+                    "labels": np.array([1, 1, 1, 2, 0, 2, 1, 1]),
+                },
+            ),
         ]
         for number, (n_classes, grid) in enumerate(
             [(2, False), (3, True), (2, True), (3, False)], start=1

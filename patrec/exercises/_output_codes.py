@@ -25,6 +25,10 @@ _COURSE_M = np.array(
 )
 _COURSE_F = np.array([[0.5, -7, -1, -2, -10, -12, 9]])
 
+# Zeros in the code and in the scores, and rows at equal distances.
+_ZEROS_M = np.array([[0, -1, 0, 0], [1, 0, 0, 1], [0, -1, 1, 1]], dtype=float)
+_ZEROS_F = np.array([[0.5, 0, 0.5, 1.5], [1, 1.5, -1, 2], [-2, 0, -0.5, 0.5]])
+
 _LOSSES = {
     "hinge": ("max(0, 1 - z)", lambda z: np.maximum(0.0, 1.0 - z)),
     "exp": ("exp(-z)", lambda z: np.exp(-z)),
@@ -96,6 +100,21 @@ class OutputCodesExercise(Exercise):
                 },
             ),
         ]
+        # zeros in M and in f (each counts 1/2 in Hamming decoding, L(0) in
+        # loss-based decoding) and rows at equal distances (the lowest row wins)
+        for method, what in [
+            ("hamming", "Hamming decoding"),
+            ("hinge", "hinge loss"),
+            ("log", "logistic loss"),
+            ("exp", "exponential loss"),
+        ]:
+            cases.append(
+                Case(
+                    f"zeros in M and in the scores, code words at equal distances: "
+                    f"{what}",
+                    {"M": _ZEROS_M.copy(), "F": _ZEROS_F.copy(), "method": method},
+                )
+            )
         for number, method in enumerate(["hamming", "hinge", "log", "exp"], start=1):
             k, n_columns = int(rng.integers(3, 6)), int(rng.integers(4, 8))
             M = rng.choice([-1.0, 0.0, 1.0], size=(k, n_columns), p=[0.35, 0.3, 0.35])

@@ -69,7 +69,19 @@ class MinimumDistanceExercise(Exercise):
                     "X": _EXAMPLE_X.copy(),
                     "n_classes": 3,
                 },
-            )
+            ),
+            Case(
+                "the prototypes' classes in no order (ω₂ first), X[1] on a prototype, "
+                "X[0] as far from ω₁'s mean as from one of ω₃'s (a tie)",
+                {
+                    "prototypes": np.array(
+                        [[2, 4], [3, 3], [2, 1], [1, 2]], dtype=float
+                    ),
+                    "prototype_labels": np.array([1, 2, 2, 0]),
+                    "X": np.array([[0, 0], [1, 2], [1, 0], [1, 3]], dtype=float),
+                    "n_classes": 3,
+                },
+            ),
         ]
         for number, (c, d) in enumerate([(3, 2), (4, 2), (3, 3), (5, 2)], start=1):
             per_class = rng.integers(1, 4, c)

@@ -258,7 +258,7 @@ MISTAKES = [
     (
         "wilson_editing",
         lambda X, labels, k=3: wilson_editing(X, labels, k, sequential=True),
-        ["its 3 nearest other samples", "one by one", "at once"],
+        ["its 2 nearest other samples", "one by one", "at once"],
     ),
     (
         "multiedit",

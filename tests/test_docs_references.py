@@ -69,17 +69,14 @@ def test_the_ignore_list_is_the_pending_fixes_only():
     assert len(pending) <= 5, "fix the docstrings rather than ignore more references"
 
 
-@pytest.mark.parametrize(
-    "path, name",
-    SETTINGS["PENDING_DOCSTRING_FIXES"],
-    ids=lambda value: str(value),
-)
-def test_a_pending_fix_is_still_pending(path, name):
-    text = (ROOT / path).read_text(encoding="utf-8")
-    assert re.search(rf"(?<!`)`~?{re.escape(name)}`(?!`)", text), (
-        f"{path} no longer names `{name}` as a cross-reference: delete its entry from "
-        "PENDING_DOCSTRING_FIXES in docs/conf.py"
-    )
+def test_a_pending_fix_is_still_pending():
+    """(None is pending now; an entry added later is checked here.)"""
+    for path, name in SETTINGS["PENDING_DOCSTRING_FIXES"]:
+        text = (ROOT / path).read_text(encoding="utf-8")
+        assert re.search(rf"(?<!`)`~?{re.escape(name)}`(?!`)", text), (
+            f"{path} no longer names `{name}` as a cross-reference: delete its entry "
+            "from PENDING_DOCSTRING_FIXES in docs/conf.py"
+        )
 
 
 def test_the_api_reference_documents_public_paths_only():

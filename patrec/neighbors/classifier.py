@@ -51,7 +51,8 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, BaseEstimator):
         ``"kd_tree"`` and ``"ball_tree"`` are its k-d and k-means partitions (a
         k-means node is a ball: its mean and radius).  ``"auto"``: the
         faster of the two by a measured cost model that looks at the data (a small
-        probe counts how much a tree prunes on them; see `choose_algorithm`): the
+        probe counts how much a tree prunes on them; see
+        `patrec.neighbors.search.choose_algorithm`): the
         tree in low dimension, on clusters and on data of low intrinsic dimension,
         brute force for spread-out data in many dimensions.  All three return the same predictions.
     metric : str, default="minkowski"
@@ -100,7 +101,7 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, BaseEstimator):
         Number of training samples.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Column names, when ``X`` was a data frame with string column names.
 
     Notes

@@ -233,3 +233,37 @@ def test_a_predict_racing_a_fit_answers_with_one_whole_model(name):
     count, mixed = race_fit_and_predict(name)
     assert count >= 1
     assert not mixed, f"{len(mixed)} of {count} answers came from neither model"
+
+
+def test_nearest_neighbors_racing_a_fit_answers_with_one_whole_index():
+    """The unsupervised index too: each kneighbors call answers from one fit."""
+    from patrec import NearestNeighbors
+
+    rng = np.random.default_rng(20)
+    first, second = rng.normal(size=(300, 3)), rng.normal(size=(250, 3)) + 1
+    queries = rng.normal(size=(60, 3))
+    answers = [
+        NearestNeighbors(n_neighbors=3).fit(X).kneighbors(queries)
+        for X in (first, second)
+    ]
+    nn = NearestNeighbors(n_neighbors=3).fit(first)
+    done, mixed, count = threading.Event(), 0, 0
+
+    def fitting():
+        try:
+            for round_ in range(20):
+                nn.fit(second if round_ % 2 == 0 else first)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=fitting)
+    thread.start()
+    while not done.is_set() or count == 0:
+        distances, indices = nn.kneighbors(queries)
+        count += 1
+        mixed += not any(
+            np.array_equal(distances, d) and np.array_equal(indices, i)
+            for d, i in answers
+        )
+    thread.join()
+    assert mixed == 0, f"{mixed} of {count} answers came from neither index"

@@ -85,6 +85,7 @@ PLAIN_RULES = [
     (r"\bk\s*\(\s*k\s*-\s*1\s*\)", RULES[1][1]),
     (r"\balpha_\w", RULES[4][1]),
     (r"\bdelta\(\s*\w+\s*(?:!=|==|=)", RULES[6][1]),
+    (r"\ba_j\b|\bj != i\b|\brival j\b", RULES[7][1]),
     (r"\bargmax_y\b|\bf_yr\b|\bM\(y,|\bsum_\{r != y\}", RULES[8][1]),
     (r"\bS_N\b", RULES[10][1]),
 ]
@@ -221,6 +222,7 @@ def test_the_rules_catch_each_kind(formula, caught):
         ("max_r [delta(r != y_i) - w . x]", True),
         ("the largest sum_{r != y} f_yr(x)", True),
         ("the training set S_N = {(x_j, θ_j)}", True),
+        ("a_j <- a_j - ρ y for the rival j", True),
         ("c (c - 1) / 2 binary models, the score a_s . (x, 1)", False),
     ],
 )
@@ -272,6 +274,8 @@ def test_docstrings_follow_the_notation_page(module_name):
 PENDING_TEMPLATES = {
     # patrec/exercises/_neighbors.py (other work is changing it): S_N -> X^N
     "knn",
+    # patrec/exercises/_linear.py: the rival class is r (a_r, r != i), not j
+    "linear_machine",
 }
 
 

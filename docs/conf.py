@@ -71,11 +71,7 @@ nitpick_ignore_regex = [
 # Not another project's, but pending: docstrings that still name an attribute or a
 # private function as a cross-reference, in files other work is changing (issue 40).
 # tests/test_docs_references.py fails once a file no longer does: then delete its entry.
-PENDING_DOCSTRING_FIXES = [
-    # choose_algorithm's docstring names `probe_evaluations`, which the API does not
-    # document: a literal, or an entry of its own in docs/api.rst
-    ("patrec/neighbors/search/_auto.py", "probe_evaluations"),
-]
+PENDING_DOCSTRING_FIXES = []
 nitpick_ignore = [("py:obj", name) for _, name in PENDING_DOCSTRING_FIXES]
 
 html_theme = "pydata_sphinx_theme"

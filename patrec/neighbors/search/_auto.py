@@ -266,7 +266,7 @@ def choose_algorithm(
     evaluations its rules do not prune.  Those depend on the data: they are
     predicted from n and d for Gaussian-like data and, given the samples ``X``
     (and the ``k`` to be asked for), measured by a small probe
-    (`probe_evaluations`) unless the prediction already makes the tree four
+    (``probe_evaluations``) unless the prediction already makes the tree four
     times cheaper; up to 262 144 samples (16 384 where the prediction favours
     brute force, and unless a tree over 1 024 of them prunes nothing) the probe
     searches the tree over all of them instead, which `build_index` then keeps if

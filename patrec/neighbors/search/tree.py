@@ -308,7 +308,7 @@ class BranchBoundTree(NeighborIndex):
             Attributes ``indices``, ``distances`` (the answer), ``entered``,
             ``pruned``, ``skipped``, ``bound_updates`` and
             ``distance_evaluations`` (structured arrays, in the order of the
-            search); see `patrec.neighbors.search._explain.SearchExplanation`.
+            search); see `patrec.neighbors.SearchExplanation`.
 
         Notes
         -----

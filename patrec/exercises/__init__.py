@@ -139,11 +139,12 @@ def check(name, function, *, seed=0):
     The cases are the course's worked examples, then fixed cases made to tell the
     rule from its near misses (duplicated samples, equal distances, equal votes,
     unbalanced classes, a query on a training sample, classes in no sorted order:
-    the same at every seed), then random ones drawn from ``seed``.  Your function gets a copy of each case's inputs, positionally in the
-    order of the exercise's signature (see `template`); its answer is compared with
-    patrec's and, for an algorithm that proceeds in steps, step by step.  Checking
-    stops at the first case that does not agree and reports where your function
-    parted from the rule.
+    the same at every seed), then random ones drawn from ``seed``.  Your function
+    gets a copy of each case's inputs, positionally in the order of the exercise's
+    signature (see `template`); its answer is compared with patrec's and, for an
+    algorithm that proceeds in steps, step by step.  Checking stops at the first
+    case that does not agree and reports where your function parted from the
+    rule.
 
     Parameters
     ----------

@@ -365,13 +365,30 @@ class FisherLDAExercise(Exercise):
                     "S_b w = λ S_w w, that of S_w^-1 S_b."
                 )
             else:
-                hint = (
-                    "Your w solves S_b w = λ S_w w for no λ. The eigenvectors of "
-                    "np.linalg.eig(np.linalg.solve(S_w, S_b)) are the columns V[:, k] "
-                    "of its second result, not its rows."
-                )
+                message += "\nYour w solves S_b w = λ S_w w for no λ."
+                if _a_row_of_the_eigenvectors(S_w, S_b, w):
+                    hint = (
+                        "Your w is a row of the eigenvector matrix V of "
+                        "np.linalg.eig(np.linalg.solve(S_w, S_b)): the eigenvectors "
+                        "are its columns V[:, k], not its rows."
+                    )
             return Divergence(where, message, hint)
         return None
+
+
+def _a_row_of_the_eigenvectors(S_w, S_b, w):
+    """Whether ``w`` is parallel to a row of the eigenvector matrix of S_w^-1 S_b
+    (the columns are the eigenvectors)."""
+    try:
+        V = np.linalg.eig(np.linalg.solve(S_w, S_b))[1].real
+    except np.linalg.LinAlgError:
+        return False
+    norm = np.linalg.norm(w)
+    rows = np.linalg.norm(V, axis=1)
+    if norm == 0 or np.any(rows == 0):
+        return False
+    cosines = np.abs(V @ w) / (rows * norm)
+    return bool(np.any(np.isclose(cosines, 1.0, rtol=0, atol=1e-9)))
 
 
 def _eigen_failure(S_w, S_b, w, lam):
@@ -530,6 +547,12 @@ class QDAExercise(Exercise):
                     f"Your Σ{sub(i + 1)} is the scatter matrix, a sum: divide it by "
                     f"N_i - 1 = {n_i - 1}.",
                 ),
+                (
+                    np.cov(X, rowvar=False),
+                    "Your Σ_i is the covariance of all the samples, whatever their "
+                    "class: QDA estimates one covariance per class, from the samples "
+                    "of ω_i only (a shared covariance is LDA's).",
+                ),
             ]
             return _matrix_divergence(
                 f"the covariance Σ{sub(i + 1)} of class {omega(i)}",
@@ -646,4 +669,70 @@ def _qda_hint(got, X, labels, c, X_test, means, covariances, counts, q, i, G):
             "so g_i falls away from m_i.",
         ),
     ]
-    return next((text for value, text in variants if close(got, value)), None)
+    hint = next((text for value, text in variants if close(got, value)), None)
+    return hint or _qda_terms_hint(got, X_test, means, covariances, counts)
+
+
+def _qda_terms_hint(got, X_test, means, covariances, counts):
+    """When the student's G is, entry for entry, α Q + β ln|Σ_i| + γ ln P(ω_i)
+    (+ δ) with other coefficients than the rule's -1/2, -1/2, 1 (and 0): which
+    term differs and by what factor.  None when G is no such combination."""
+    c = len(means)
+    Q = np.empty_like(got)
+    for r in range(c):
+        diff = X_test - means[r]
+        Q[:, r] = np.einsum("qf,qf->q", diff, np.linalg.solve(covariances[r], diff.T).T)
+    L = np.broadcast_to([np.linalg.slogdet(S)[1] for S in covariances], got.shape)
+    P = np.broadcast_to(np.log(counts / counts.sum()), got.shape)
+    columns = [Q.ravel(), L.ravel(), P.ravel()]
+    for design in (
+        np.column_stack(columns),
+        np.column_stack(columns + [np.ones(Q.size)]),
+    ):
+        if np.linalg.matrix_rank(design) < design.shape[1]:
+            continue  # the case cannot tell the terms apart
+        coefficients = np.linalg.lstsq(design, got.ravel(), rcond=None)[0]
+        if close(design @ coefficients, got.ravel()):
+            break
+    else:
+        return None
+    rule = np.array([-0.5, -0.5, 1.0, 0.0])[: len(coefficients)]
+    names = [
+        "(x - m_i)^T Σ_i^-1 (x - m_i)",
+        "ln|Σ_i|",
+        "ln P(ω_i)",
+        "the constant",
+    ]
+
+    def term(coefficient, name):
+        if coefficient == 1:
+            return name
+        return f"-{name}" if coefficient == -1 else f"{fmt(coefficient)} {name}"
+
+    said = []
+    for name, yours, wanted in zip(names, coefficients, rule):
+        if np.isclose(yours, wanted, rtol=1e-6, atol=1e-9):
+            continue
+        if wanted == 0:
+            said.append(f"a constant {fmt(yours)} that the rule does not add")
+            continue
+        ratio = yours / wanted
+        text = (
+            f"{term(float(fmt(yours)), name)} where the rule has {term(wanted, name)}"
+        )
+        if np.isclose(ratio, 0.5):
+            text += " (a factor 2 missing)"
+        elif np.isclose(ratio, 2.0):
+            text += " (twice the rule's)"
+        elif np.isclose(ratio, 1 / np.log(10)):
+            text += " (a base-10 logarithm: ln is np.log)"
+        elif np.isclose(ratio, 0.0, atol=1e-9):
+            text = f"no {name} term where the rule has {term(wanted, name)}"
+        said.append(text)
+    if not said:
+        return None
+    return (
+        "Your G is, entry for entry, the rule's terms with other coefficients: "
+        + "; ".join(said)
+        + ".  g_i(x) = -1/2 (x - m_i)^T Σ_i^-1 (x - m_i) - 1/2 ln|Σ_i| + ln P(ω_i)."
+    )

@@ -132,12 +132,18 @@ class _ErrorCorrecting(Exercise):
         before = np.zeros_like(final)
         for t in range(min(len(stu), len(ref_steps))):
             if not close(stu[t], ref_steps[t]):
-                return self.diverged(
+                divergence = self.diverged(
                     t, X, labels, args["rho"], before, ref_steps[t], stu[t]
                 )
+                divergence.hint = self.mistake(args, stu) or divergence.hint
+                return divergence
             before = ref_steps[t]
         if len(stu) != len(ref_steps):
-            return self.wrong_length(len(stu), len(ref_steps), n, args["max_epochs"])
+            divergence = self.wrong_length(
+                len(stu), len(ref_steps), n, args["max_epochs"]
+            )
+            divergence.hint = self.mistake(args, stu) or divergence.hint
+            return divergence
         if not close(a, final):
             return Divergence(
                 "the weights returned",
@@ -146,6 +152,34 @@ class _ErrorCorrecting(Exercise):
                 "Return the weights after the last visit.",
             )
         return None
+
+    # (changes of the rule, hint) pairs: the classic mistakes `run` can replay
+    mistakes = ()
+
+    def run(self, X, labels, rho, max_epochs, **change):
+        """The weights after every visit of the rule with ``change``, a classic
+        mistake: only to recognise a student's mistake."""
+        raise NotImplementedError
+
+    def mistake(self, args, steps):
+        """The hint of the classic mistake whose weights after every visit are
+        exactly the student's, or None: a hint names a cause only when the
+        student's whole run is that cause's."""
+        args = {name: args[name] for name in self.signature_names()}
+        hints = []
+        for change, hint in self.mistakes:
+            theirs = self.run(**args, **dict(change))
+            if len(theirs) == len(steps) and all(
+                close(W, V) for W, V in zip(steps, theirs)
+            ):
+                hints.append(hint(args) if callable(hint) else hint)
+        hints = [hint for hint in hints if hint]
+        if len(hints) > 1:  # the case cannot tell these mistakes apart
+            return "Your run is that of more than one mistake.  " + "  Or: ".join(hints)
+        return hints[0] if hints else None
+
+    def signature_names(self):
+        return [part.split("=")[0].strip() for part in self.signature.split(",")]
 
     def check_weights(self, W, name, shape, X):
         array = as_array(W, name)
@@ -276,6 +310,50 @@ class PerceptronExercise(_ErrorCorrecting):
     def shape_weights(self, W):
         return W[0]
 
+    mistakes = (
+        (
+            (("tie", "correct"),),
+            "A tie, z a . y = 0, is a mistake too: the test is z a . y <= 0, not < 0.",
+        ),
+        (
+            (("sign", -1.0),),
+            "You moved a the wrong way: a correction adds ρ z y, which for z = -1 "
+            "subtracts y.",
+        ),
+        (
+            (("bias", False),),
+            "The bias moves too: y = (x, 1), so a correction changes b by ρ z.",
+        ),
+        (
+            (("step", 1.0),),
+            lambda args: (
+                f"Your corrections are y, not ρ z y with ρ = {fmt(args['rho'])}."
+                if args["rho"] != 1
+                else None
+            ),
+        ),
+    )
+
+    def run(self, X, labels, rho, max_epochs, tie="mistake", sign=1.0, bias=True,
+            step=None):  # fmt: skip
+        Y = np.hstack([X, np.ones((len(X), 1))])
+        a, steps = np.zeros(Y.shape[1]), []
+        rho = rho if step is None else step
+        for _ in range(max_epochs):
+            mistakes = 0
+            for y, z in zip(Y, labels):
+                score = z * (a @ y)
+                if score < 0 or (score == 0 and tie == "mistake"):
+                    change = sign * rho * z * y
+                    if not bias:
+                        change[-1] = 0.0
+                    a = a + change
+                    mistakes += 1
+                steps.append(a.copy())
+            if mistakes == 0:
+                break
+        return steps
+
     @staticmethod
     def visit(t, n, labels):
         z = labels[t % n]
@@ -306,15 +384,19 @@ class PerceptronExercise(_ErrorCorrecting):
         else:
             yours = f"your function changed a by {fmt(moved)}, to {fmt(got)}"
         hint = None
-        if rule_moves and close(moved, np.zeros_like(moved)) and z * score == 0:
-            hint = "A tie, z a . y = 0, is a mistake too: the test is <= 0, not < 0."
-        elif rule_moves and close(moved, -(after - before)):
+        step = after - before
+        if rule_moves and close(moved, -step):
             hint = (
                 "You moved a the wrong way: a correction adds ρ z y, which for "
                 "z = -1 subtracts y."
             )
-        elif rule_moves and close(moved[:-1], (after - before)[:-1]):
-            hint = "The bias moves too: y = (x, 1), so b changes by ρ z."
+        elif rule_moves and not close(moved, np.zeros_like(moved)):
+            ratio = float(moved @ step) / float(step @ step)
+            if close(moved, ratio * step):
+                hint = (
+                    f"Your correction is {fmt(ratio)} times the rule's ρ z y = "
+                    f"{fmt(step)}, with ρ = {fmt(rho)}."
+                )
         elif not rule_moves and not close(moved, np.zeros_like(moved)):
             hint = "Correct only mistakes: a sample with z a . y > 0 changes nothing."
         return Divergence(
@@ -415,6 +497,80 @@ class LinearMachineExercise(_ErrorCorrecting):
         )
         return model.fit(X, labels)
 
+    mistakes = (
+        (
+            (("tie", "correct"),),
+            "A tie is a mistake too: the sample is corrected when a_j . y >= aᵢ . y "
+            "for some j != i.",
+        ),
+        (
+            (("tie", "argmax"),),
+            "You corrected only when argmax_j g_j(x) is not i: a tie with a class "
+            "that comes after ωᵢ is a mistake too (np.argmax returns the first "
+            "maximum, which is then i); the rule corrects when a_j . y >= aᵢ . y for "
+            "some j != i.",
+        ),
+        (
+            (("rival", "every"),),
+            "The course's rule lowers one rival, the best-scoring other class; you "
+            "lowered every class that scored at least as much as ωᵢ.",
+        ),
+        (
+            (("rival", "first"),),
+            "You lowered the first class that scored at least as much as ωᵢ; the "
+            "rival is the best-scoring other class (the first of them on a tie).",
+        ),
+        (
+            (("rival", "last"),),
+            "Of rivals with equal scores you lowered the last; the rule lowers the "
+            "first (np.argmax returns the first maximum).",
+        ),
+        (
+            (("rival", "none"),),
+            "The rule corrects two vectors: the rival's loses ρ y.",
+        ),
+        (
+            (("step", 1.0),),
+            lambda args: (
+                f"Your corrections are y, not ρ y with ρ = {fmt(args['rho'])}."
+                if args["rho"] != 1
+                else None
+            ),
+        ),
+    )
+
+    def run(self, X, labels, n_classes, rho, max_epochs, tie="mistake",
+            rival="best", step=None):  # fmt: skip
+        Y = np.hstack([X, np.ones((len(X), 1))])
+        A, steps = np.zeros((n_classes, Y.shape[1])), []
+        rho = rho if step is None else step
+        for _ in range(max_epochs):
+            mistakes = 0
+            for y, i in zip(Y, labels):
+                g = A @ y
+                rivals = [j for j in range(n_classes) if j != i and g[j] >= g[i]]
+                if tie == "correct":
+                    rivals = [j for j in rivals if g[j] > g[i]]
+                elif tie == "argmax":
+                    rivals = [int(np.argmax(g))] if int(np.argmax(g)) != i else []
+                if rivals:
+                    best = max(g[j] for j in rivals)
+                    lowered = {
+                        "best": [next(j for j in rivals if g[j] == best)],
+                        "every": rivals,
+                        "first": rivals[:1],
+                        "last": [[j for j in rivals if g[j] == best][-1]],
+                        "none": [],
+                    }[rival]
+                    A[i] += rho * y
+                    for j in lowered:
+                        A[j] -= rho * y
+                    mistakes += 1
+                steps.append(A.copy())
+            if mistakes == 0:
+                break
+        return steps
+
     def reference(self, **args):
         if len(np.unique(args["labels"])) != args["n_classes"]:
             raise ValueError("every class must have a sample")  # the cases ensure it
@@ -449,33 +605,17 @@ class LinearMachineExercise(_ErrorCorrecting):
             ]
             yours = "your function " + ", ".join(moves)
         hint = None
-        rivals = [r for r in range(len(scores)) if r != i and scores[r] >= scores[i]]
-        if (
-            raised
-            and not stu_raised
-            and not stu_lowered
-            and max(scores[r] for r in rivals) == scores[i]
-        ):
-            hint = (
-                "A tie is a mistake too: the sample is corrected when a_j . y >= "
-                "aᵢ . y for some j != i."
-            )
-        elif raised and stu_raised == raised and len(stu_lowered) > 1:
+        if raised and stu_raised == raised and len(stu_lowered) > 1:
             hint = (
                 "The course's rule lowers one rival, the best-scoring other class; "
-                "lowering every class that outscored ωᵢ is another rule."
+                f"you lowered {len(stu_lowered)}."
             )
         elif raised and stu_raised == raised and stu_lowered and stu_lowered != lowered:
             hint = (
-                "You corrected the wrong rival: it is the class j != i with the "
-                "largest a_j . y (the first on a tie), not the "
-                + (
-                    "first class that outscored ωᵢ."
-                    if stu_lowered[0] in rivals
-                    else "one you chose."
-                )
+                "You corrected another rival: it is the class j != i with the "
+                "largest a_j . y (the first on a tie)."
             )
-        elif raised and not stu_lowered and stu_raised:
+        elif raised and not stu_lowered and stu_raised == raised:
             hint = "The rule corrects two vectors: the rival's loses ρ y."
         elif not raised and (stu_raised or stu_lowered):
             hint = (
@@ -597,35 +737,45 @@ class KeslerExercise(Exercise):
                 continue
             i = int(labels[j])
             block = d + 1
-            found = [
-                b
-                for b in range(c)
-                if close(
-                    psi[j, b * block : (b + 1) * block],
-                    expected[j, i * block : (i + 1) * block],
-                )
-            ]
+            y = expected[j, i * block : (i + 1) * block]
+            blocks = psi[j].reshape(c, block)
+            others = [b for b in range(c) if b != i]
+            found = [b for b in others if close(blocks[b], y)]
             where = f"row {j}: sample X[{j}] of class {omega(i)}"
-            block_of = expected[j, i * block : (i + 1) * block]
             message = (
-                f"ψ(x, {i}) holds y = {fmt(block_of)} in block {i} (columns "
+                f"ψ(x, {i}) holds y = {fmt(y)} in block {i} (columns "
                 f"{i * block} to {(i + 1) * block - 1}, blocks counted from 0 as the "
                 f"labels are) and zeros elsewhere:\n{fmt(expected[j])};\nyours is\n"
                 f"{fmt(psi[j])}."
             )
             hint = None
-            if found:
+            if close(psi[j].reshape(block, c).T.ravel(), expected[j]):
+                hint = (
+                    "Your row interleaves the classes feature by feature; ψ keeps each "
+                    "class's d + 1 entries together, block after block."
+                )
+            elif not close(blocks[i], y) and found:
                 hint = (
                     f"Your row has y in block {found[0]}: the block is the label, "
                     f"block {i} for label {i} ({omega(i)}), columns i (d + 1) to "
                     "i (d + 1) + d."
                 )
-            elif close(psi[j].reshape(block, c).T.ravel(), expected[j]):
+            elif close(blocks[i], np.roll(y, 1)):
                 hint = (
-                    "Your row interleaves the classes feature by feature; ψ keeps each "
-                    "class's d + 1 entries together, block after block."
+                    f"Your block {i} holds (1, x) = {fmt(blocks[i])}: the augmented "
+                    "sample is y = (x, 1), its 1 last."
                 )
-            elif close(-psi[j], expected[j]) or np.any(psi[j] < 0):
-                hint = "ψ(x, i) has no negative block: -y appears only in ψ(x, i) - ψ(x, j)."
+            elif close(blocks[i], y):
+                negative = [b for b in others if close(blocks[b], -y)]
+                if negative:
+                    hint = (
+                        f"Your block {negative[0]} holds -y: ψ(x, i) has no negative "
+                        "block (-y appears only in ψ(x, i) - ψ(x, j))."
+                    )
+                elif found:
+                    hint = (
+                        f"Your block {found[0]} holds y too: ψ(x, i) holds y in block "
+                        "i only, zeros elsewhere."
+                    )
             return Divergence(where, message, hint)
         return None

@@ -205,15 +205,16 @@ class KNNExercise(Exercise):
             D = _distances(X, x)
             if not np.array_equal(neighbors[q], ref_neighbors[q]):
                 return self.wrong_neighbors(
-                    q, x, X, D, k, ref_neighbors[q], neighbors[q]
-                )
+                    q, x, X, D, k, ref_neighbors[q], neighbors[q],
+                    self.mistake(X, queries, k, neighbors),
+                )  # fmt: skip
             counts, winner = _votes(labels[ref_neighbors[q]])
             if predictions[q] != winner:
                 n_classes = int(labels.max()) + 1
                 return self.wrong_vote(q, counts, winner, predictions[q], n_classes)
         return None
 
-    def wrong_neighbors(self, q, x, X, D, k, ref, yours):
+    def wrong_neighbors(self, q, x, X, D, k, ref, yours, mistake):
         yours = yours.astype(np.intp)
         where = f"query {q}, x = {fmt(x)}"
         nearest = (
@@ -223,7 +224,7 @@ class KNNExercise(Exercise):
         )
         strangers = [int(j) for j in yours if j not in set(ref.tolist())]
         valid = all(0 <= j < len(X) for j in yours)
-        hint = self.mistake(x, X, D, k, yours) if valid else None
+        hint = mistake if valid else None
         if not valid:
             yours_text = f"yours are {fmt(yours)}, not all indices of X"
         elif strangers:
@@ -258,26 +259,36 @@ class KNNExercise(Exercise):
         return Divergence(where, f"{nearest};\n{yours_text}.", hint)
 
     @staticmethod
-    def mistake(x, X, D, k, yours):
-        """The hint of a classic mistake that gives these neighbours, or None."""
-        stable = np.argsort(D, kind="stable")
-        city = np.argsort(np.abs(X - x).sum(axis=1), kind="stable")[:k]
-        if np.array_equal(yours, city):
+    def mistake(X, queries, k, neighbors):
+        """The hint of the classic mistake that gives exactly these neighbours, for
+        every query, or None."""
+        if neighbors.shape[1] != k or not np.all(
+            (neighbors >= 0) & (neighbors < len(X)) & (neighbors == np.round(neighbors))
+        ):
+            return None
+        neighbors = neighbors.astype(np.intp)
+        D = pairwise_distances(queries, X)
+        stable = np.argsort(D, axis=1, kind="stable")
+        city = np.abs(queries[:, None, :] - X[None, :, :]).sum(axis=2)
+        if np.array_equal(neighbors, np.argsort(city, axis=1, kind="stable")[:, :k]):
             return (
                 "These are the nearest by the city-block distance Σ|x_f - x_jf|; the "
                 "rule here uses the euclidean distance ||x - x_j||."
             )
-        if k > 1 and np.allclose(np.sort(D[yours])[::-1], np.sort(D)[::-1][:k]):
+        mine = np.take_along_axis(D, neighbors, axis=1)
+        if k > 1 and np.array_equal(
+            np.sort(mine, axis=1), np.sort(D, axis=1)[:, ::-1][:, :k][:, ::-1]
+        ):
             return (
                 "These are the k farthest samples: you sorted the wrong way; the "
                 "nearest neighbours have the smallest distances (np.argsort(d)[:k])."
             )
-        if k + 1 <= len(X) and np.array_equal(yours, stable[1 : k + 1]):
+        if k + 1 <= len(X) and np.array_equal(neighbors, stable[:, 1 : k + 1]):
             return (
-                f"You left out the nearest sample, X[{stable[0]}]: k off by one.  "
-                "Here the query is not left out of anything, so its nearest sample "
-                "is a neighbour too (at distance 0 when it is the query itself): "
-                "take order[:k]."
+                "You left out the nearest sample of every query: k off by one.  Here "
+                "the query is not left out of anything, so its nearest sample is a "
+                "neighbour too (at distance 0 when it is the query itself): take "
+                "order[:k]."
             )
         return None
 
@@ -556,47 +567,74 @@ class BranchBoundExercise(Exercise):
         if isinstance(evaluated, Divergence):
             return evaluated
         walk = _Walk(args, steps)
+        answer = _answer(nn, B, len(walk.D))
         for t in range(max(len(evaluated), len(ref_evaluated))):
             r = int(ref_evaluated[t]) if t < len(ref_evaluated) else None
             s = int(evaluated[t]) if t < len(evaluated) else None
             if r != s:
-                return walk.diverged(t, ref_evaluated, evaluated, r, s)
-        try:
-            B = float(B)
-            whole = float(nn).is_integer()
-        except (TypeError, ValueError, OverflowError):
-            whole = False
-        if not whole:
+                divergence = walk.diverged(t, ref_evaluated, evaluated, r, s, answer)
+                if answer is not None:  # the answers too: B² shows there
+                    divergence.message += "\n" + _said_answers(
+                        answer, ref_nn, ref_B, walk.D
+                    )
+                return divergence
+        if answer is None:
             return Divergence(
                 "what your function returned",
                 f"nn must be an int (a sample index) and B a number; yours are {nn!r} "
                 f"and {B!r}.",
             )
-        nn = int(nn)
+        nn, B = answer
         D = walk.D
         if nn != ref_nn:
             hint = None
-            if 0 <= nn < len(D) and np.isclose(D[nn], D[ref_nn]):
+            if 0 <= nn < len(D) and D[nn] == D[ref_nn]:
                 hint = (
                     "Equal distances: the rule keeps the lower index (update when "
                     "D(x, x_i) < B, or D(x, x_i) = B and i < NN)."
                 )
-            elif nn in set(evaluated.tolist()):
-                hint = "Set NN = i only when D(x, x_i) < B, and then B = D(x, x_i) too."
-            yours = f"X[{nn}] at D = {fmt(D[nn])}" if 0 <= nn < len(D) else f"{nn}"
             return Divergence(
-                "the answer",
-                f"The nearest neighbour is X[{ref_nn}], B = D(x, x_NN) = "
-                f"{fmt(ref_B)}; yours is {yours}.",
-                hint,
+                "the answer", _said_answers(answer, ref_nn, ref_B, D), hint
             )
         if not np.isclose(B, ref_B, rtol=1e-7, atol=1e-9):
+            hint = None
+            if np.isclose(B, ref_B**2, rtol=1e-7, atol=1e-9):
+                hint = (
+                    "Return B, the distance to the nearest neighbour, not its square."
+                )
             return Divergence(
-                "the answer",
-                f"B = D(x, x_NN) = {fmt(ref_B)} for NN = {ref_nn}; yours is {fmt(B)}.",
-                "Return B, the distance to the nearest neighbour (not its square).",
+                "the answer", _said_answers(answer, ref_nn, ref_B, D), hint
             )
         return None
+
+
+def _answer(nn, B, n_samples):
+    """(nn, B) as an index and a number, or None when they are not."""
+    try:
+        B = float(B)
+        whole = float(nn).is_integer()
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return (int(nn), B) if whole else None
+
+
+def _said_answers(answer, ref_nn, ref_B, D):
+    """The rule's NN and B beside the student's, with B² named when the student's
+    B is the square of a distance the search met."""
+    nn, B = answer
+    text = (
+        f"The rule's answer is NN = {ref_nn}, B = D(x, x_NN) = {fmt(ref_B)}; yours "
+        f"is NN = {nn}, B = {fmt(B)}"
+    )
+    if 0 <= nn < len(D) and nn != ref_nn:
+        text += f" (D(x, x_{nn}) = {fmt(D[nn])})"
+    for name, value in [("D(x, x_NN)", ref_B)] + (
+        [(f"D(x, x_{nn})", D[nn])] if 0 <= nn < len(D) and nn != ref_nn else []
+    ):
+        if value != 1 and np.isclose(B, value**2, rtol=1e-7, atol=1e-12):
+            text += f": {fmt(B)} = {fmt(value)}² = {name}², a square, not a distance"
+            break
+    return text + "."
 
 
 class _Walk:
@@ -633,13 +671,13 @@ class _Walk:
         p = self.leaf_of[i]
         return float(self.to_center[p][self.position[i]])
 
-    def diverged(self, t, ref_evaluated, evaluated, r, s):
+    def diverged(self, t, ref_evaluated, evaluated, r, s, answer=None):
         done = ref_evaluated[:t]
         B = float(self.D[done].min()) if t else np.inf
         where = f"evaluation {t + 1} (B = {fmt(B)})"
         if s is not None and not 0 <= s < len(self.X):
             return Divergence(where, f"Your evaluated lists {s}, not a sample index.")
-        hint = self.mistake(t, evaluated)
+        hint = self.mistake(evaluated, answer)
         rule_all, yours_all = set(ref_evaluated.tolist()), set(evaluated.tolist())
         if r is None or (
             s is not None and r in yours_all and (s not in rule_all or s in done)
@@ -647,15 +685,29 @@ class _Walk:
             return self.extra(where, t, ref_evaluated, r, s, B, hint)
         return self.missing(where, t, ref_evaluated, r, s, B, hint)
 
-    def mistake(self, t, evaluated):
-        """The hint of the classic mistake whose search agrees with the student's
-        up to evaluation t, or None."""
-        yours = evaluated[: t + 1].tolist()
+    def mistake(self, evaluated, answer=None):
+        """The hint of the classic mistake whose search makes exactly the student's
+        evaluations, all of them, and finds the same NN (and, keeping B squared,
+        the same B), or None: a hint names a cause only when the student's search
+        is that cause's."""
+        yours = evaluated.tolist()
+        hints = []
         for variant, hint in _MISTAKES.items():
-            theirs = _search(self, **dict(variant))
-            if theirs[: t + 1] == yours:
-                return hint
-        return None
+            state = {}
+            if _search(self, **dict(variant), state=state) != yours:
+                continue
+            updates = dict(variant).get("update", True)  # else NN is anyone's guess
+            if updates and answer is not None and answer[0] != state["nn"]:
+                continue
+            squared = dict(variant).get("squared", False)
+            if squared and (answer is None or not np.isclose(answer[1], state["B"])):
+                continue
+            hints.append(hint)
+        if len(hints) > 1:  # the case cannot tell these mistakes apart
+            return "Your evaluations are those of more than one mistake.  " + (
+                "  Or: ".join(hints)
+            )
+        return hints[0] if hints else None
 
     def why_not(self, s, B):
         """Why the rule does not compute D(x, x_s): (text, kind) or None."""
@@ -781,11 +833,24 @@ class _Walk:
         return "Visit the children nearest first, in increasing D(x, M_p)."
 
 
-def _search(walk, rule1="course", rule2="both", nearest_first=True, update=True):
+def _search(
+    walk,
+    rule1="course",
+    rule2="both",
+    nearest_first=True,
+    update=True,
+    squared=False,
+    stale=False,
+    state=None,
+):
     """The evaluations of a search with one of the classic mistakes, on the tree
     of ``walk``: only to recognise a student's mistake (the reference is
-    `BranchBoundTree.explain`)."""
-    evaluated, state = [], {"B": np.inf, "nn": -1}
+    `BranchBoundTree.explain`).  ``squared``: B kept as D(x, x_i)²; ``stale``:
+    rule 1 judges all the children of a node at once, with B as it is when the
+    node is expanded.  ``state`` receives the search's NN and B."""
+    evaluated = []
+    state = {} if state is None else state
+    state.update(B=np.inf, nn=-1)
 
     def prunes(p):
         d, B = walk.d_node(p), state["B"]
@@ -813,17 +878,18 @@ def _search(walk, rule1="course", rule2="both", nearest_first=True, update=True)
                 if skips(d, c):
                     continue
                 evaluated.append(int(i))
-                if walk.D[i] < state["B"] or (
-                    walk.D[i] == state["B"] and i < state["nn"]
-                ):
+                D = walk.D[i] ** 2 if squared else walk.D[i]
+                if D < state["B"] or (D == state["B"] and i < state["nn"]):
                     state["nn"] = int(i)
                     if update:
-                        state["B"] = walk.D[i]
+                        state["B"] = D
             return
         if nearest_first:
             kids = kids[np.argsort([walk.d_node(p) for p in kids], kind="stable")]
+        if stale:
+            kids = [p for p in kids if not prunes(int(p))]
         for p in kids:
-            if not prunes(int(p)):
+            if stale or not prunes(int(p)):
                 visit(int(p))
 
     visit(0)
@@ -866,6 +932,17 @@ _MISTAKES = {
     (("update", False),): (
         "You do not update B: whenever D(x, x_i) < B, set NN = i and B = D(x, x_i); "
         "with B = ∞ the rules prune nothing."
+    ),
+    (("squared", True),): (
+        "Your search keeps B as the square D(x, x_i)²: rules 1 and 2 add B to "
+        "distances (B + r_p, B + D(x_i, M_p)), so B must be a distance too; a "
+        "squared B below 1 prunes nodes that may hold the nearest neighbour, above "
+        "1 it prunes too little."
+    ),
+    (("stale", True),): (
+        "Rule 1 judges each child when its turn comes, with B as it is then: you "
+        "judged all the children of a node at once, with the B of the moment the "
+        "node was expanded, so a B lowered in an earlier child prunes nothing."
     ),
 }
 
@@ -915,23 +992,24 @@ class WilsonEditingExercise(Exercise):
                 {"X": X, "labels": labels, "k": 3},
             ),
             Case(
-                "duplicated samples of different classes (X[1] and X[4], X[6] and "
-                "X[7]), ω₃ first in the data, equal votes with k = 2",
+                "duplicated samples of different classes (X[2], X[4] and X[7]; X[5] "
+                "and X[8]), ω₃ first in the data, equal votes with k = 2",
                 {
                     "X": np.array(
                         [
-                            [0, 2],
-                            [2, 1],
-                            [3, 3],
-                            [3, 1],
-                            [2, 1],
+                            [3, 2],
+                            [2, 0],
+                            [2, 2],
                             [0, 3],
-                            [1, 1],
-                            [1, 1],
+                            [2, 2],
+                            [3, 1],
+                            [3, 3],
+                            [2, 2],
+                            [3, 1],
                         ],
                         dtype=float,
-                    ),
-                    "labels": np.array([2, 0, 0, 2, 2, 2, 2, 1]),
+                    ),  # fmt: skip
+                    "labels": np.array([2, 1, 2, 2, 1, 0, 2, 1, 1]),
                     "k": 2,
                 },
             ),
@@ -994,9 +1072,7 @@ class WilsonEditingExercise(Exercise):
             + ("misclassified, the rule removes it" if removes else "correct, it stays")
         )
         yours_text = "you kept it" if removes else "you removed it"
-        hint = self.variant_hint(X, labels, k, yours, j) or self.hint(
-            X, labels, k, j, winner, history, removes
-        )
+        hint = self.variant_hint(X, labels, k, yours, j) or self.hint(removes)
         return Divergence(
             f"sample X[{j}] of class {omega(labels[j])}",
             f"{said}; {yours_text}.",
@@ -1005,63 +1081,109 @@ class WilsonEditingExercise(Exercise):
 
     @staticmethod
     def variant_hint(X, labels, k, yours, j):
-        """The hint when the student's kept set is that of a classic mistake."""
-        model = KNeighborsClassifier(n_neighbors=k, algorithm="brute").fit(X, labels)
-        with_self = model.kneighbors(X, return_distance=False)
-        own = {i for i in range(len(X)) if _votes(labels[with_self[i]])[1] == labels[i]}
-        if yours == own:
-            return (
-                f"The sample counted as its own neighbour: X[{j}] is at distance 0 from "
-                f"itself, so its k nearest include it ({_listing(with_self[j])}).  "
-                "Leave it out: classify x_j by its k nearest OTHER samples."
+        """The hint of the classic mistake whose kept set is exactly the student's,
+        or None: a hint names a cause only when the student's output is that
+        cause's."""
+        D = pairwise_distances(X, X)
+        order = np.argsort(D, axis=1, kind="stable")  # equal distances: lower index
+        duplicates = [i for i in np.flatnonzero(D[j] == 0) if i != j]
+
+        def kept(neighbours, vote=None):
+            """The samples a variant keeps, deciding all on the original set."""
+            out = set()
+            for i in range(len(X)):
+                counts, winner = _votes(labels[neighbours(i)])
+                if vote is not None:
+                    winner = vote(counts, labels[i])
+                if winner == labels[i]:
+                    out.add(i)
+            return out
+
+        def others(i):
+            return [m for m in order[i] if m != i][:k]
+
+        mine = others(j)
+        hints = []
+        if yours == kept(lambda i: order[i][:k]):
+            hints.append(
+                f"The sample counted as its own neighbour: X[{j}] is at distance 0 "
+                f"from itself, so its k nearest include it "
+                f"({_listing(order[j][:k])}).  Leave it out: classify x_j by its k "
+                "nearest OTHER samples."
+            )
+        if yours == kept(lambda i: order[i][1 : k + 1]):
+            hints.append(
+                "You left each sample out by dropping the first column of the sorted "
+                "distances: where a duplicate of x_j with a lower index sorts first, "
+                "that duplicate is dropped and x_j itself votes"
+                + (
+                    f" (X[{duplicates[0]}] and X[{j}] are at the same place)"
+                    if duplicates
+                    else ""
+                )
+                + ".  Leave out x_j by its index (d[j] = np.inf), not by its place "
+                "in the sort."
+            )
+        if duplicates and yours == kept(
+            lambda i: [m for m in order[i] if D[i, m] > 0][:k]
+        ):
+            hints.append(
+                f"You left out every sample at distance 0 from x_j: X[{duplicates[0]}], "
+                f"a duplicate of X[{j}], is another sample and votes (it is among "
+                f"{_listing(mine)}).  Leave out x_j alone, by its index."
+            )
+        if yours == kept(
+            others,
+            vote=lambda counts, theta: (
+                theta if theta < len(counts) and counts[theta] == counts.max() else -1
+            ),
+        ):
+            hints.append(
+                "You kept a sample whose class is among the most voted: on equal "
+                "votes the k-NN rule decides for the class with the lowest index "
+                "(np.argmax of the counts), and the sample is misclassified when "
+                "that is not its class."
+            )
+        if yours == kept(
+            others,
+            vote=lambda counts, theta: len(counts) - 1 - int(np.argmax(counts[::-1])),
+        ):
+            hints.append(
+                "On equal votes you decided for the class with the highest index; "
+                "the k-NN rule decides for the lowest (np.argmax of the counts "
+                "returns the first maximum)."
             )
         alive = np.ones(len(X), dtype=bool)
         for i in range(len(X)):
             rest = np.flatnonzero(alive)
             rest = rest[rest != i]
-            if len(rest) < k:
-                return None
+            if len(rest) == 0:
+                break
             found = rest[
-                BruteForce(X[rest]).query(X[i : i + 1], k, return_distance=False)[0]
+                BruteForce(X[rest]).query(
+                    X[i : i + 1], min(k, len(rest)), return_distance=False
+                )[0]
             ]
             alive[i] = _votes(labels[found])[1] == labels[i]
-        if yours == set(np.flatnonzero(alive).tolist()):
-            gone = [i for i in range(j) if not alive[i]]
-            return (
-                f"You removed samples one by one: {_listing(gone)}, removed before "
-                f"X[{j}] was judged, no longer voted for it.  Make every decision on "
-                "the original set, then remove all the misclassified samples at once."
-            )
-        return None
-
-    def hint(self, X, labels, k, j, winner, history, removes):
-        theta = labels[j]
-        # the sample counted as its own neighbour
-        model = KNeighborsClassifier(n_neighbors=k, algorithm="brute").fit(X, labels)
-        with_self = model.kneighbors(X[j : j + 1], return_distance=False)[0]
-        _, self_winner = _votes(labels[with_self])
-        if (self_winner == theta) == removes and (winner == theta) != removes:
-            return (
-                f"The sample counted as its own neighbour: X[{j}] is at distance 0 "
-                f"from itself, so its k nearest include it ({_listing(with_self)}).  "
-                "Leave it out: classify x_j by its k nearest OTHER samples."
-            )
-        # sequential removal: the samples removed before j no longer vote
-        removed = np.concatenate(history.removed) if history.removed else []
-        gone = {int(i) for i in removed if i < j}
-        rest = np.array([i for i in range(len(X)) if i not in gone and i != j])
-        if gone and len(rest) >= k:
-            found = rest[
-                BruteForce(X[rest]).query(X[j : j + 1], k, return_distance=False)[0]
-            ]
-            counts = np.bincount(labels[found], minlength=int(labels.max()) + 1)
-            if (int(np.argmax(counts)) != theta) != removes:
-                return (
-                    f"You removed samples one by one: {_listing(sorted(gone))}, removed "
-                    f"before X[{j}] was judged, no longer voted for it.  Make every "
-                    "decision on the original set, then remove all the misclassified "
-                    "samples at once."
+        else:
+            if yours == set(np.flatnonzero(alive).tolist()):
+                gone = [i for i in range(j) if not alive[i]]
+                hints.append(
+                    f"You removed samples one by one: {_listing(gone)}, removed before "
+                    f"X[{j}] was judged, no longer voted for it.  Make every decision "
+                    "on the original set, then remove all the misclassified samples "
+                    "at once."
                 )
+        if len(hints) > 1:  # the case cannot tell these mistakes apart
+            return "Your kept set is that of more than one mistake.  " + (
+                "  Or: ".join(hints)
+            )
+        return hints[0] if hints else None
+
+    @staticmethod
+    def hint(removes):
+        """What the rule does with the sample, when no mistake explains the whole
+        kept set."""
         if not removes:
             return "Remove only the samples whose vote differs from their class θ_j."
         return None
@@ -1211,7 +1333,10 @@ class MultieditExercise(Exercise):
                 return self.stopped(r, history)
             rule = set(np.concatenate(record.discarded).tolist())
             if rounds[r] != rule:
-                return self.wrong_round(r, record, rule, rounds[r], X, labels, s)
+                mistake = _multiedit_mistake(args, rounds)
+                return self.wrong_round(
+                    r, record, rule, rounds[r], X, labels, s, mistake
+                )
         if len(rounds) > history.n_rounds:
             last = history.rounds[-1]
             n_last = len(np.concatenate(last.discarded))
@@ -1251,7 +1376,7 @@ class MultieditExercise(Exercise):
             "anew.",
         )
 
-    def wrong_round(self, r, record, rule, yours, X, labels, s):
+    def wrong_round(self, r, record, rule, yours, X, labels, s, mistake):
         subsets = record.subsets
         for i, judged in enumerate(subsets):
             judge = subsets[(i + 1) % s]
@@ -1274,13 +1399,14 @@ class MultieditExercise(Exercise):
                     f"Round {r + 1} splits the remaining samples into {split}.\n"
                     f"X[{j}] of class {omega(labels[j])} is in subset {i + 1}, judged "
                     f"by subset {(i + 1) % s + 1}: its nearest sample there is X[{m}] "
-                    f"at distance {fmt(dm)}, of {verdict}."
+                    f"at distance {fmt(dm)}, of {verdict}.\n"
+                    f"In round {r + 1} the rule discards {_listing(sorted(rule))}; "
+                    f"you discarded {_listing(sorted(yours))}."
                 )
-                hint = self.hint(X, labels, subsets, s, yours)
                 return Divergence(
                     f"round {r + 1}, sample X[{j}] of class {omega(labels[j])}",
                     message,
-                    hint,
+                    mistake,
                 )
         j = min(yours - set(np.concatenate(subsets).tolist()))
         if not 0 <= j < len(X):
@@ -1296,46 +1422,98 @@ class MultieditExercise(Exercise):
             "Each round splits only the samples still kept.",
         )
 
-    @staticmethod
-    def hint(X, labels, subsets, s, yours):
-        """The mistake that gives exactly the student's discards of the round: each
-        subset judged by itself (leave-one-out), or by the previous subset."""
-        yours = {int(j) for j in yours}
-        if yours == _round_discards(X, labels, subsets, "itself"):
-            return (
-                "You classified each subset with itself (leave-one-out): subset i "
-                "is judged by the 1-NN rule of the NEXT subset, (i + 1) mod s, so "
-                "that no sample is judged by a classifier trained with its own "
-                "subset."
-            )
-        if s > 2 and yours == _round_discards(X, labels, subsets, "previous"):
-            return (
-                "You judged subset i by the previous subset; the rule uses the next "
-                "one, (i + 1) mod s."
-            )
-        return (
-            "Check your split first: rng = np.random.default_rng(seed) once, and "
-            "each round np.array_split(rng.permutation(remaining), n_splits) with "
-            "remaining sorted."
-        )
 
-
-def _round_discards(X, labels, subsets, judged_by):
-    """The samples one round discards when each subset is judged by ``itself``
-    (leave-one-out) or by the ``previous`` subset."""
-    discarded = set()
-    s = len(subsets)
-    for i, judged in enumerate(subsets):
-        for j in judged.tolist():
-            if judged_by == "itself":
-                among = [m for m in judged.tolist() if m != j]
-            else:
-                among = subsets[(i - 1) % s]
-            if len(among):
-                m, _ = _nearest_in(X, j, among)
+def _multiedit_run(X, labels, n_splits, seed, max_iter, judge="next", fresh=False,
+                   at_once=True, ties="first"):  # fmt: skip
+    """The discards, round by round, of multi-edit run with one of the classic
+    mistakes: only to recognise a student's mistake (the reference is
+    `multiedit`).  ``judge``: the subset that judges subset i ("next", "itself"
+    leaving the sample out, "previous", or all the "others"); ``fresh``: a new
+    generator each round; ``at_once=False``: a discard leaves the judging subsets
+    at once; ``ties="last"``: the last of equal distances."""
+    D = pairwise_distances(X, X)
+    rng = np.random.default_rng(seed)
+    remaining = np.arange(len(X))
+    rounds = []
+    while len(rounds) < max_iter and len(remaining) >= n_splits:
+        if fresh:
+            rng = np.random.default_rng(seed)
+        subsets = np.array_split(rng.permutation(remaining), n_splits)
+        gone = set()
+        for i, judged in enumerate(subsets):
+            by = {
+                "next": subsets[(i + 1) % n_splits],
+                "previous": subsets[(i - 1) % n_splits],
+                "itself": judged,
+                "others": np.concatenate(
+                    [sub for n, sub in enumerate(subsets) if n != i]
+                ),
+            }[judge]
+            for j in judged.tolist():
+                among = [
+                    m for m in by.tolist() if m != j and (at_once or m not in gone)
+                ]
+                if not among:
+                    continue
+                d = D[j, among]
+                if ties == "first":
+                    m = among[int(np.argmin(d))]
+                else:
+                    m = among[len(d) - 1 - int(np.argmin(d[::-1]))]
                 if labels[m] != labels[j]:
-                    discarded.add(j)
-    return discarded
+                    gone.add(j)
+        rounds.append(gone)
+        if not gone:
+            break
+        remaining = np.setdiff1d(remaining, sorted(gone))
+    return rounds
+
+
+# The classic mistakes of multi-edit, and what the report says of each.
+_MULTIEDIT_MISTAKES = {
+    (("judge", "itself"),): (
+        "You classified each subset with itself (leave-one-out): subset i is judged "
+        "by the 1-NN rule of the NEXT subset, (i + 1) mod s, so that no sample is "
+        "judged by a classifier trained with its own subset."
+    ),
+    (("judge", "previous"),): (
+        "You judged subset i by the previous subset; the rule uses the next one, "
+        "(i + 1) mod s."
+    ),
+    (("judge", "others"),): (
+        "You judged subset i by all the other subsets together; the rule uses the "
+        "next one alone, (i + 1) mod s."
+    ),
+    (("fresh", True),): (
+        "You created the generator anew each round, so every round draws the same "
+        "permutation: create rng = np.random.default_rng(seed) once, before the "
+        "first round."
+    ),
+    (("at_once", False),): (
+        "A sample you discarded stopped judging the others within the same round; "
+        "the discards take effect after the round, every judging subset whole."
+    ),
+    (("ties", "last"),): (
+        "Of samples at equal distance in the judging subset you took the last; the "
+        "rule takes the one that comes first in that subset (np.argmin returns the "
+        "first minimum)."
+    ),
+}
+
+
+def _multiedit_mistake(args, rounds):
+    """The hint of the classic mistake whose rounds are exactly the student's, or
+    None."""
+    hints = [
+        hint
+        for variant, hint in _MULTIEDIT_MISTAKES.items()
+        if _multiedit_run(**args, **dict(variant)) == rounds
+    ]
+    if len(hints) > 1:  # the case cannot tell these mistakes apart
+        return "Your rounds are those of more than one mistake.  " + "  Or: ".join(
+            hints
+        )
+    return hints[0] if hints else None
 
 
 def _nearest_in(X, j, among):
@@ -1435,10 +1613,11 @@ class HartCondensingExercise(Exercise):
             return store
         history = expected
         stored = history.stored
+        mistake = _hart_mistake(X, labels, store)
         if np.array_equal(np.sort(store), np.sort(stored)) and not np.array_equal(
             store, stored
         ):
-            return self.reordered(stored, store)
+            return self.reordered(stored, store, mistake)
         # the pass in which each stored sample entered (0: the first sample)
         passes = np.concatenate(
             [np.zeros(len(history.seeds), dtype=int)]
@@ -1448,11 +1627,11 @@ class HartCondensingExercise(Exercise):
             r = int(stored[t]) if t < len(stored) else None
             s = int(store[t]) if t < len(store) else None
             if r != s:
-                return self.diverged(X, labels, stored, passes, t, r, s)
+                return self.diverged(X, labels, stored, passes, t, r, s, mistake)
         return None
 
     @staticmethod
-    def reordered(stored, store):
+    def reordered(stored, store, mistake):
         """The right samples in the store, listed in another order than they
         entered it."""
         how = " (sorted by index)" if np.all(np.diff(store) > 0) else ""
@@ -1461,29 +1640,22 @@ class HartCondensingExercise(Exercise):
             f"Your store holds exactly the rule's samples, but not in the order they "
             f"entered it: the rule stores {_listing(stored)}, in that order; yours "
             f"lists {_listing(store)}{how}.",
-            "Return the store in the order the samples entered it, X[0] first: "
-            "append each moved sample at the end, and do not sort the store.",
+            mistake
+            or (
+                "Return the store in the order the samples entered it, X[0] first: "
+                "append each moved sample at the end, and do not sort the store."
+                if how
+                else None
+            ),
         )
 
-    @staticmethod
-    def whole_nearest(X, j):
-        """The nearest other training sample of X[j]."""
-        return _nearest_in(X, j, np.array([i for i in range(len(X)) if i != j]))
-
-    def whole_set(self, X, labels, r, s):
-        """Whether comparing with the whole training set explains keeping X[r] out
-        (and storing X[s] instead)."""
-        if labels[self.whole_nearest(X, r)[0]] != labels[r]:
-            return False
-        return s is None or labels[self.whole_nearest(X, s)[0]] != labels[s]
-
-    def diverged(self, X, labels, stored, passes, t, r, s):
+    def diverged(self, X, labels, stored, passes, t, r, s, mistake):
         if t == 0:
             return Divergence(
                 "the start",
                 f"The store starts with the first sample, X[0]; yours starts with "
                 f"{'nothing' if s is None else f'X[{s}]'}.",
-                "Put X[0] into the store before the first pass.",
+                mistake or "Put X[0] into the store before the first pass.",
             )
         if s is not None and not 0 <= s < len(X):
             return Divergence("the store", f"Your store holds {s}, not a sample index.")
@@ -1501,7 +1673,7 @@ class HartCondensingExercise(Exercise):
                 f"store position {t + 1}",
                 f"X[{s}] is in the store already (position "
                 f"{store.tolist().index(s) + 1}); your store lists it again.",
-                "A pass visits only the samples not yet stored (X_G).",
+                mistake or "A pass visits only the samples not yet stored (X_G).",
             )
         if s is not None and (r is None or visit(s) < (int(passes[t]), r)):
             p, _ = visit(s)
@@ -1512,20 +1684,7 @@ class HartCondensingExercise(Exercise):
                 f"{omega(labels[m])} too: correctly classified, it stays in X_G; you "
                 f"moved it into the store (the store then: {_listing(store)})."
             )
-            others = np.array([j for j in range(len(X)) if j != s])
-            w, _ = _nearest_in(X, s, others)
-            if labels[w] != labels[s]:
-                hint = (
-                    f"You compared with the whole training set (its nearest sample "
-                    f"X[{w}] is of class {omega(labels[w])}) instead of the store X_S: "
-                    "a sample is judged by the 1-NN rule of the stored samples only."
-                )
-            else:
-                hint = (
-                    "Store only the misclassified samples: a sample whose nearest "
-                    "stored sample has its own class stays in X_G."
-                )
-            return Divergence(where, message, hint)
+            return Divergence(where, message, mistake)
         p = int(passes[t])
         m, dm = _nearest_in(X, r, store)
         where = f"pass {p}, sample X[{r}] of class {omega(labels[r])}"
@@ -1538,25 +1697,96 @@ class HartCondensingExercise(Exercise):
             f"its nearest stored sample is X[{m}] at distance {fmt(dm)}, of class "
             f"{omega(labels[m])}: misclassified, it moves into the store; {yours}."
         )
-        hint = None
-        if s is None and p > p_last:
+        hint = mistake
+        if hint is None and s is None and p > p_last:
             hint = (
                 f"Condensing goes on until a pass moves nothing: pass {p_last} still "
                 f"moved samples, so the rule runs pass {p} (and {n_passes} passes "
                 "in all, the last moving nothing).  One pass is not enough: a sample "
                 "visited early may be misclassified by the store that grew after it."
             )
-        elif self.whole_set(X, labels, r, s):
-            w = self.whole_nearest(X, r)[0]
-            hint = (
-                f"Its nearest sample in the whole training set, X[{w}], has its class; "
-                "you compared with the whole training set instead of the store X_S: a "
-                "sample is judged by the 1-NN rule of the stored samples only."
-            )
-        elif s is not None and labels[_nearest_in(X, s, store)[0]] == labels[s]:
-            hint = (
-                f"Store only the misclassified samples: X[{s}], which you stored, has a "
-                "nearest stored sample of its own class (correctly classified), while "
-                f"X[{r}] is misclassified: your test seems inverted."
-            )
         return Divergence(where, message, hint)
+
+
+def _condense(X, labels, passes=None, pool="store", ties="first stored",
+              at_once=True, start="X[0]", inverted=False):  # fmt: skip
+    """The store of Hart's rule run with one of the classic mistakes: only to
+    recognise a student's mistake (the reference is `condense`)."""
+    if start == "X[0]":
+        store = [0]
+    else:  # the first sample of each class
+        store = sorted(int(np.flatnonzero(labels == c)[0]) for c in np.unique(labels))
+    D = pairwise_distances(X, X)
+    done = 0
+    while passes is None or done < passes:
+        moved = []
+        for j in range(len(X)):
+            if j in store:
+                continue
+            among = np.array(
+                store if pool == "store" else np.delete(np.arange(len(X)), j)
+            )
+            d = D[j, among]
+            if ties == "first stored":
+                m = among[np.argmin(d)]
+            elif ties == "lowest index":
+                m = among[np.lexsort((among, d))[0]]
+            else:  # the last stored
+                m = among[len(d) - 1 - int(np.argmin(d[::-1]))]
+            if (labels[m] != labels[j]) != inverted:
+                moved.append(j)
+                if at_once:
+                    store.append(j)
+        if not at_once:
+            store.extend(moved)
+        done += 1
+        if not moved:
+            break
+    return store
+
+
+# The classic mistakes of condensing, and what the report says of each.
+_HART_MISTAKES = {
+    (("pool", "whole"),): (
+        "You judged each sample by its nearest sample in the whole training set "
+        "instead of the store X_S: a sample is judged by the 1-NN rule of the "
+        "stored samples only."
+    ),
+    (("inverted", True),): (
+        "Your test is inverted: you stored the correctly classified samples; the "
+        "rule stores a sample whose nearest stored sample has another class."
+    ),
+    (("ties", "lowest index"),): (
+        "Of stored samples at equal distance you took the one with the lowest "
+        "index; the rule takes the one stored first (np.argmin over the store, "
+        "kept in the order the samples entered it)."
+    ),
+    (("ties", "last stored"),): (
+        "Of stored samples at equal distance you took the one stored last; the rule "
+        "takes the one stored first (np.argmin returns the first minimum, a test "
+        "d <= best takes the last)."
+    ),
+    (("at_once", False),): (
+        "You moved the misclassified samples into the store at the end of the pass; "
+        "the rule moves each at once, so that the samples visited after it are "
+        "judged with it in the store."
+    ),
+    (("start", "one per class"),): (
+        "You started the store with one sample of each class; the rule starts with "
+        "X[0] alone, and the others enter when they are misclassified."
+    ),
+}
+
+
+def _hart_mistake(X, labels, store):
+    """The hint of the classic mistake whose store is exactly the student's, or
+    None."""
+    yours = store.tolist()
+    hints = [
+        hint
+        for variant, hint in _HART_MISTAKES.items()
+        if _condense(X, labels, **dict(variant)) == yours
+    ]
+    if len(hints) > 1:  # the case cannot tell these mistakes apart
+        return "Your store is that of more than one mistake.  " + "  Or: ".join(hints)
+    return hints[0] if hints else None

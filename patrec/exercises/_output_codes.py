@@ -265,6 +265,13 @@ class OutputCodesExercise(Exercise):
                             f"method={loss!r} is L(z) = {_LOSSES[loss][0]}.",
                         )
                     )
+        variants.append(
+            (
+                distances / M.shape[1],
+                "Your distances are the means of the terms; d is their sum, "
+                "divided by nothing.",
+            )
+        )
         with np.errstate(over="ignore", invalid="ignore"):
             hint = next((text for value, text in variants if close(got, value)), None)
         return Divergence(

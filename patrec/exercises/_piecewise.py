@@ -195,7 +195,28 @@ class MinimumDistanceExercise(Exercise):
                     "Your G has the wrong sign: g_i(x) is the distance itself, and the "
                     "class with the smallest g_i wins.",
                 ),
+                (
+                    _per_class(np.abs(X[:, None, :] - P[None]).sum(axis=2), labels, c),
+                    "Your G holds city-block distances Σ|x_f - m_f|; the rule's are "
+                    "euclidean, ||x - m_i^l||.",
+                ),
+                (
+                    _per_class(np.abs(X[:, None, :] - P[None]).max(axis=2), labels, c),
+                    "Your G holds Chebyshev distances max|x_f - m_f|; the rule's are "
+                    "euclidean, ||x - m_i^l||.",
+                ),
             ]
+            seen = list(dict.fromkeys(np.asarray(labels).tolist()))
+            if len(seen) == c and seen != sorted(seen):
+                variants.append(
+                    (
+                        G[:, seen],
+                        "Your columns follow the order in which the classes first "
+                        f"appear in prototype_labels ({', '.join(map(omega, seen))}); "
+                        "column i of G is class ω_i, label i, whatever the order of "
+                        "the prototypes.",
+                    )
+                )
             hint = next((text for value, text in variants if close(got_g, value)), None)
             return Divergence(
                 f"G[{q}, {i}] = g{sub(i + 1)}(X[{q}]), the discriminant of {omega(i)}",
@@ -239,3 +260,8 @@ class MinimumDistanceExercise(Exercise):
                 )
             return Divergence(f"the decision for X[{q}]", message, hint)
         return None
+
+
+def _per_class(distances, labels, c):
+    """min over each class's prototypes of ``distances`` (samples by prototypes)."""
+    return np.array([distances[:, labels == r].min(axis=1) for r in range(c)]).T

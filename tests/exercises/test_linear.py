@@ -184,8 +184,8 @@ def mistaken_machine(correct):
 def test_linear_machine_correcting_the_first_rival_not_the_best():
     result = check("linear_machine", mistaken_machine(first_outscoring))
     assert not result
-    assert "wrong rival" in result.divergence.hint
-    assert "largest a_j . y" in result.divergence.hint
+    assert "the first class that scored" in result.divergence.hint
+    assert "the best-scoring other class" in result.divergence.hint
     where = result.divergence.where
     assert where.startswith("epoch ") and "of class ω" in where
 

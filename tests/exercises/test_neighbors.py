@@ -287,7 +287,7 @@ MISTAKES = [
     (
         "hart_condensing",
         lambda X, labels: hart_condensing(X, labels, keep_correct=True),
-        ["it moves into the store; you stored X[", "Store only the misclassified"],
+        ["it moves into the store; you stored X[", "Your test is inverted"],
     ),
     (
         "hart_condensing",

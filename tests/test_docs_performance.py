@@ -1,16 +1,21 @@
-"""The performance page states only the ratios its tables hold.
+"""The performance page states only the ratios its tables hold, and reads in a minute.
 
 The page (docs/performance.rst) is generated at build time from
-docs/benchmarks/results.jsonl by docs/benchmark_tables.py: a summary table, the
+docs/benchmarks/results.jsonl by docs/benchmark_tables.py: a summary of the same
+job done by the same rule, a separate table of comparisons of different rules, the
 full tables (collapsed), a CSV download and the substitutions its prose uses for
-every ratio it states.  These tests read the full tables as the page shows them and
-check that every range the prose and the summary state is the range of the table it
-summarises, and that the page's summary states no ratio typed by hand.
+every ratio it states.  These tests read the tables as the page shows them and check
+that every range the prose and the summary state is the range of the table it
+summarises, that the summary keeps to at most twelve rows read one way (above 1:
+patrec better), that different rules never enter it, that every row names the
+commit and the sizes it was measured at, and that the engineering notes live on
+the maintainers' page.
 """
 
 import csv
 import html
 import importlib.util
+import json
 import pathlib
 import re
 
@@ -18,6 +23,7 @@ import pytest
 
 DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs"
 PAGE = (DOCS / "performance.rst").read_text(encoding="utf-8")
+MAINTAINERS = (DOCS / "maintainers.rst").read_text(encoding="utf-8")
 
 
 def _load_tables():
@@ -68,19 +74,48 @@ def _list_tables(text):
 
 
 FULL_TABLES = _list_tables(tables.tables(RECORDS))
+SUMMARY = _rows(tables.summary(RECORDS))
+DIFFERENT = _rows(tables.different_rules(RECORDS))
 
 
-def _shown_ratios(benchmark, reference):
-    """The ratios the full table of ``benchmark`` shows for ``reference`` (every
-    row when None), read from the page's cells."""
-    header, *rows = FULL_TABLES[html.escape(tables.TITLES[benchmark])]
+def _full_table(benchmark):
+    return FULL_TABLES[html.escape(tables.TITLES[benchmark])]
+
+
+def _shown(benchmark, reference=None, references=None):
+    """``[(workload, reference, ratio)]`` the full table of ``benchmark`` shows, for
+    ``reference`` or those in ``references`` (every row when neither)."""
+    header, *rows = _full_table(benchmark)
     ratio = header.index("ratio (×)")
-    against = header.index("reference") if reference is not None else None
-    return [
-        float(row[ratio].strip("*"))
-        for row in rows
-        if row[ratio] != "–" and (reference is None or row[against] == reference)
-    ]
+    against = header.index("reference") if "reference" in header else None
+    shown = []
+    for row in rows:
+        if row[ratio] == "–":
+            continue
+        name = row[against] if against is not None else None
+        if reference is not None and name != reference:
+            continue
+        if references is not None and name not in references:
+            continue
+        shown.append((row[0], name, float(row[ratio].strip("*"))))
+    return shown
+
+
+def _row_values(row):
+    """The ratios one row of SAME_JOB or DIFFERENT_RULES stands for, read from the
+    full tables: per workload the lowest (against the fastest) when it combines so,
+    every shown ratio otherwise."""
+    values = []
+    for benchmark in row["benchmarks"]:
+        shown = _shown(benchmark, references=row.get("references"))
+        if row.get("combine") == "fastest":
+            workloads = {}
+            for workload, _, value in shown:
+                workloads.setdefault(workload, []).append(value)
+            values += [min(group) for group in workloads.values()]
+        else:
+            values += [value for _, _, value in shown]
+    return values
 
 
 def _comparison(key):
@@ -94,6 +129,15 @@ def _span(values):
     return low if low == high else f"{low}–{high}"
 
 
+ROWS = {
+    **{f"same {row['key']}": row for row in tables.SAME_JOB},
+    **{f"different {row['key']}": row for row in tables.DIFFERENT_RULES},
+}
+
+
+# -- every figure the page states is its table's ----------------------------------
+
+
 def test_the_prose_uses_only_generated_figures():
     used = _used_substitutions(PAGE)
     assert used, "the page states no generated figure"
@@ -104,73 +148,248 @@ def test_the_prose_uses_only_generated_figures():
     "name", sorted(name for name in SUBSTITUTIONS if name.startswith("range "))
 )
 def test_each_range_is_the_range_of_its_table(name):
-    benchmark, reference = _comparison(name.removeprefix("range "))
-    if reference == "memory":  # derived: the table's two memory columns
-        header, *rows = FULL_TABLES[html.escape(tables.TITLES[benchmark])]
-        ours = header.index("patrec extra memory (MiB)")
-        theirs = header.index("reference extra memory (MiB)")
-        shown = [float(row[theirs]) / float(row[ours]) for row in rows]
-    elif reference == "processes":  # derived: the table's column of two processes
-        header, *rows = FULL_TABLES[html.escape(tables.TITLES[benchmark])]
-        column = header.index(tables.HEADERS["two_processes"])
-        shown = [float(row[column]) for row in rows]
+    key = name.removeprefix("range ")
+    if key in ROWS:  # a row of the summary or of the different rules
+        shown = _row_values(ROWS[key])
     else:
-        shown = _shown_ratios(benchmark, reference)
+        benchmark, reference = _comparison(key)
+        if reference == "memory":  # derived: the table's two memory columns
+            header, *rows = _full_table(benchmark)
+            ours = header.index("patrec extra memory (MiB)")
+            theirs = header.index("reference extra memory (MiB)")
+            shown = [float(row[theirs]) / float(row[ours]) for row in rows]
+        elif reference == "processes":  # derived: the column of two processes
+            header, *rows = _full_table(benchmark)
+            column = header.index(tables.HEADERS["two_processes"])
+            shown = [float(row[column]) for row in rows]
+        else:
+            shown = [value for _, _, value in _shown(benchmark, reference)]
     assert shown, name
     assert SUBSTITUTIONS[name] == _span(shown)
 
 
-def test_the_pykdtree_headline_is_generated_over_the_two_dimensional_rows():
-    """The issue's case: the d = 2 rows (once overstated by hand) are measured, and
-    the page states the pykdtree range only by its substitution, computed over every
-    row of the table, those among them."""
-    rows = [
-        record
-        for record in RECORDS
-        if record["benchmark"] == "knn_tree_query"
-        and record["reference"] == "pykdtree"
-        and record["params"]["d"] == 2
-    ]
-    assert sorted(record["params"]["k"] for record in rows) == [1, 5]
-    assert "|range knn_tree_query pykdtree|" in " ".join(PAGE.split())
+def test_the_tree_row_counts_each_workload_against_its_fastest_peer():
+    """The tree's summary row: one ratio per workload of its table (the d = 2 rows,
+    once overstated by hand, among them), each against the fastest of the four
+    trees on it."""
+    records = [record for record in RECORDS if record["benchmark"] == "knn_tree_query"]
+    assert sorted(
+        {record["params"]["k"] for record in records if record["params"]["d"] == 2}
+    ) == [1, 5]
+    ratios = tables.row_ratios(ROWS["same tree"], RECORDS)
+    assert len(ratios) == len({tables._workload(record) for record in records})
+    for value, group in ratios:
+        assert len(group) == 4
+        assert value == min(record["ratio"] for record in group)
 
 
 def test_the_summary_table_shows_the_same_ranges():
-    header, *rows = _rows(tables.summary(RECORDS))
-    column = header.index("ratio, lowest – highest (×)")
+    header, *rows = SUMMARY
+    column = header.index("lowest – highest (×)")
     expected = [
-        text.replace("–", " – ")
-        for name, text in SUBSTITUTIONS.items()
-        if name.startswith("range ")
+        SUBSTITUTIONS[f"range same {row['key']}"].replace("–", " – ")
+        for row in tables.SAME_JOB
     ]
     shown = [row[column].replace(tables.NBSP, " ") for row in rows]
     assert shown == expected
 
 
-def test_the_summary_states_no_ratio_by_hand():
-    """Numbers in 'In short' are sizes (100 000 points, k = 5); every ratio is a
-    substitution."""
-    text = re.sub(r"\|[a-z][^|]*\|", "", _section("In short"))
-    assert not re.findall(r"\d\.\d|\d\s*(?:×|times)", text), text
+def test_the_pages_prose_states_no_ratio_by_hand():
+    """Numbers in the prose around the tables are sizes (100 000 points, k = 5);
+    every ratio is a substitution."""
+    for title in ("The same job", "Different rules: what each keeps or reaches"):
+        text = re.sub(r"\|[a-z][^|]*\|", "", _section(title))
+        assert not re.findall(r"\d\.\d|\d\s*(?:×|times)", text), (title, text)
 
 
-def test_every_column_header_has_its_unit():
-    for name in {record["benchmark"] for record in RECORDS}:
-        rows = [record for record in RECORDS if record["benchmark"] == name]
-        params, extras = tables._columns(rows)
-        header, _ = tables._table_rows(rows)
-        names = {tables._header(key): key for key in params + extras}
-        assert len(names) == len(params + extras), name  # no two columns alike
-        for text in header:
-            key = names[text]
-            if key in tables.TIME_COLUMNS:
-                assert text.endswith("(ms)"), (name, text)
-            elif "ratio" in key:
-                assert text.endswith("(×)"), (name, text)
-            elif key.endswith(("_mb", "_mib")):
-                assert text.endswith("(MiB)"), (name, text)
-            elif key.endswith("_gflops"):
-                assert text.endswith("GFLOP/s"), (name, text)
+# -- the summary: the same job, at most twelve rows, one direction ----------------
+
+
+def test_the_summary_has_at_most_twelve_rows():
+    header, *rows = SUMMARY
+    assert len(tables.SAME_JOB) <= 12
+    assert 0 < len(rows) <= 12, len(rows)
+
+
+def test_every_summary_ratio_reads_above_one_as_patrec_better():
+    """Time and memory alike: the other library's quantity over patrec's, never
+    patrec against itself."""
+    for row in tables.SAME_JOB:
+        for value, group in tables.row_ratios(row, RECORDS):
+            for record in group:
+                reference = record["reference"]
+                assert not reference.startswith(("patrec", "better")), row["key"]
+                if record["benchmark"] == "index_memory":
+                    ours, theirs = record["added_mib"], record["reference_added_mib"]
+                    assert "theirs ÷ patrec's" in row["job"], row["key"]
+                else:
+                    ours, theirs = record["patrec_s"], record["reference_s"]
+                # the records round the ratio to 3 decimals, memory to 0.1 MiB
+                assert record["ratio"] == pytest.approx(
+                    theirs / ours, rel=2e-3, abs=2e-3
+                )
+            assert value == min(record["ratio"] for record in group)
+    assert "above 1 patrec is better" in " ".join(PAGE.split())
+
+
+def test_different_rules_stay_out_of_the_summary():
+    """Condensing against the one-pass CondensedNearestNeighbour, multi-edit against
+    AllKNN, the linear machine against one-vs-rest Perceptron, the multiclass SVM
+    against an exact solver, and memory against indexes that keep no copy: never
+    in the headline, always in their own, labelled table."""
+    same = {
+        (record["benchmark"], record["reference"])
+        for row in tables.SAME_JOB
+        for _, group in tables.row_ratios(row, RECORDS)
+        for record in group
+    }
+    different = {
+        (record["benchmark"], record["reference"])
+        for row in tables.DIFFERENT_RULES
+        for _, group in tables.row_ratios(row, RECORDS)
+        for record in group
+    }
+    assert not same & different
+    benchmarks = {benchmark for benchmark, _ in different}
+    assert {
+        "condense",
+        "multiedit",
+        "linear_machine_fit_vs_perceptron",
+        "multiclass_svm_fit",
+    } <= benchmarks
+    assert not benchmarks & {benchmark for benchmark, _ in same} - {"index_memory"}
+    # on the page: the summary under "The same job", the different rules under a
+    # section of their own, whose prose states none of the summary's figures
+    assert "benchmarks/summary.rst.inc" in _section("The same job")
+    assert "different.rst.inc" not in _section("The same job")
+    assert "benchmarks/different.rst.inc" in _section(
+        "Different rules: what each keeps or reaches"
+    )
+    used = _used_substitutions(_section("The same job"))
+    for name in used:
+        key = name.split(" ", 1)[1]
+        assert _comparison(key)[0] not in benchmarks - {"index_memory"}, name
+        assert not key.startswith("different "), name
+
+
+def test_the_different_rules_table_says_what_each_keeps_or_reaches():
+    header, *rows = DIFFERENT
+    assert len(rows) == len(tables.DIFFERENT_RULES)
+    column = header.index("what each keeps or reaches")
+    for spec, row in zip(tables.DIFFERENT_RULES, rows):
+        cell = row[column]
+        records = [r for _, group in tables.row_ratios(spec, RECORDS) for r in group]
+        if spec["shows"] == "accuracy" and all(
+            "patrec_test_accuracy" in record for record in records
+        ):
+            for record in records:
+                assert f"{record['patrec_test_accuracy']:.4f}" in cell
+                assert f"{record['reference_test_accuracy']:.4f}" in cell
+        elif spec["shows"] == "memory":
+            assert "MiB added" in cell and "the data alone" in cell
+        elif not any("patrec_kept" in record for record in records):
+            assert "not measured" in cell, spec["key"]
+    # what is not measured is said so on the page too
+    assert "Not measured:" in _section("Different rules: what each keeps or reaches")
+
+
+# -- every row says its commit and size --------------------------------------------
+
+
+def test_every_record_names_the_commit_that_measured_it():
+    for record in RECORDS:
+        assert re.fullmatch(r"[0-9a-f]{7,40}(-dirty)?", record.get("revision", "")), (
+            record
+        )
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", record["revision_date"]), (
+            record
+        )
+
+
+def test_every_summary_row_says_its_commits_and_sizes():
+    for prefix, spec, (header, *rows) in (
+        ("same", tables.SAME_JOB, SUMMARY),
+        ("different", tables.DIFFERENT_RULES, DIFFERENT),
+    ):
+        at, size = header.index("measured at"), header.index("size")
+        for row, cells in zip(spec, rows):
+            records = [r for _, group in tables.row_ratios(row, RECORDS) for r in group]
+            text = cells[at]
+            for record in records:
+                assert record["revision"] in text, (prefix, row["key"])
+            revisions = {record["revision"] for record in records}
+            if len(revisions) > 1:  # older rows beside newer ones are said so
+                assert text.startswith(f"{len(revisions)} commits:"), text
+            if any(record.get("quick") for record in records):
+                assert "--quick" in text, (prefix, row["key"])
+            assert cells[size].startswith("n ="), (prefix, row["key"])
+
+
+def test_the_full_tables_name_each_rows_commit():
+    for name, (header, *rows) in FULL_TABLES.items():
+        assert header[-1] == "measured at (commit)", name
+        for row in rows:
+            assert re.match(r"[0-9a-f]{7}", row[-1]), (name, row)
+    quick = [record for record in RECORDS if record.get("quick")]
+    assert quick  # the --quick rows of the discriminants, brute force at low d, ...
+    for record in quick:
+        header, *rows = _full_table(record["benchmark"])
+        assert all(row[-1].endswith(", --quick") for row in rows)
+
+
+def test_stamp_names_the_commit_and_keeps_older_stamps():
+    lines = [
+        '{"benchmark": "edit", "params": {}, "ratio": 2.0}\n',
+        "# a comment line\n",
+        '{"benchmark": "edit", "params": {}, "ratio": 2.0, "revision": "abcdef0",'
+        ' "revision_date": "2026-01-01 00:00"}\n',
+    ]
+    out = list(
+        tables.stamp(lines, quick=True, revision="1234567", date="2026-02-02 02:02")
+    )
+    first, comment, last = out
+    assert json.loads(first) == {
+        "benchmark": "edit",
+        "params": {},
+        "ratio": 2.0,
+        "revision": "1234567",
+        "revision_date": "2026-02-02 02:02",
+        "quick": True,
+    }
+    assert comment == lines[1]
+    assert json.loads(last)["revision"] == "abcdef0" and "quick" not in json.loads(last)
+
+
+# -- a minute's read: short page, narrow tables, engineering elsewhere -------------
+
+
+def test_no_table_has_a_column_per_parameter():
+    """A full table names its workload in one wrapping column (the parameters are
+    columns of the CSV), so no table is wider than the page: at most eleven
+    columns, the widest (the linear learners) checked in a 1400-pixel window."""
+    for name, (header, *_) in FULL_TABLES.items():
+        assert header[0] == "workload", name
+        assert len(header) <= 11, (name, header)
+    assert len(SUMMARY[0]) <= 7 and len(DIFFERENT[0]) <= 7
+
+
+def test_the_engineering_notes_are_on_the_maintainers_page():
+    # the old bullet of how rows were made, the notes behind the compiled code and
+    # the refactoring timed against a commit: on the maintainers' page
+    assert "Data no earlier measurement named" not in PAGE
+    assert "Measurements behind the code" not in PAGE
+    assert not re.search(r"``[0-9a-f]{7}``", PAGE), "a commit hash on the user page"
+    assert "maintainers-measurements" in PAGE
+    assert ".. _maintainers-measurements:" in MAINTAINERS
+    measurements = MAINTAINERS.split(".. _maintainers-measurements:")[1]
+    for text in ("Measurements behind the code", "compare_revisions.py", "208b402"):
+        assert text in measurements, text
+    # the page's own "How they were made" is a paragraph, not the old 45 lines
+    made = _section("How they were made")
+    assert len(made.split("Reproduce them")[0].splitlines()) <= 12
+    # what test_docs_pages.py asks of every other user page
+    developer = re.compile(r"\btests/\w|load average|development machine|\.ci/run")
+    assert not developer.findall(PAGE)
 
 
 def test_the_csv_holds_every_measurement(tmp_path):
@@ -182,7 +401,30 @@ def test_the_csv_holds_every_measurement(tmp_path):
     for row, record in zip(rows, RECORDS):
         assert row["benchmark"] == record["benchmark"]
         assert row["ratio"] == ("" if record["ratio"] is None else str(record["ratio"]))
+        assert row["revision"] == record["revision"]
         assert all(row[key] == str(value) for key, value in record["params"].items())
-    for name in ("summary.rst.inc", "ratios.rst.inc", "tables.rst.inc"):
+    for name in (
+        "summary.rst.inc",
+        "different.rst.inc",
+        "ratios.rst.inc",
+        "tables.rst.inc",
+    ):
         assert (tmp_path / name).is_file()
     assert ":download:`" in PAGE and "benchmarks/results.csv" in PAGE
+
+
+def test_every_column_header_has_its_unit():
+    for name in {record["benchmark"] for record in RECORDS}:
+        rows = [record for record in RECORDS if record["benchmark"] == name]
+        keys = tables._table_columns(rows)
+        header, _ = tables._table_rows(rows)
+        assert len(set(header)) == len(header), name  # no two columns alike
+        for key, text in zip(keys, header):
+            if key in tables.TIME_COLUMNS:
+                assert text.endswith("(ms)"), (name, text)
+            elif "ratio" in key:
+                assert text.endswith("(×)"), (name, text)
+            elif key.endswith(("_mb", "_mib")):
+                assert text.endswith("(MiB)"), (name, text)
+            elif key.endswith("_gflops"):
+                assert text.endswith("GFLOP/s"), (name, text)

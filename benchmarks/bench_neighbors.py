@@ -428,11 +428,9 @@ def grid():
         "swissroll3",
         "swissroll8",
     ]
-    sizes = _option("n", int) or (
-        [10_000, 100_000] if QUICK else [10_000, 100_000, 1_000_000]
-    )
-    dims = _option("dims", int) or [2, 4, 8, 16]
-    ks = _option("k", int) or [1, 5, 10]
+    sizes = _option("n", int) or ([10_000] if QUICK else [10_000, 100_000, 1_000_000])
+    dims = _option("dims", int) or ([2, 8] if QUICK else [2, 4, 8, 16])
+    ks = _option("k", int) or ([1, 5] if QUICK else [1, 5, 10])
     dtypes = _option("dtypes") or ["float64", "float32"]
     modes = _option("queries") or ["separate", "self"]
     self_queries = (_option("self-queries", int) or [_SELF_QUERIES])[0]
@@ -485,7 +483,7 @@ def grid():
 
 def build():
     """Tree construction at n = 1 000 000, d = 2 .. 16, against the peers' builds."""
-    n = 100_000 if QUICK else 1_000_000
+    n = 20_000 if QUICK else 1_000_000
     for d in _option("dims", int) or (2, 3, 4, 8, 16):
         for kind in ("uniform", "clustered"):
             X = make_data(kind, n, d, np.random.default_rng(d))
@@ -577,7 +575,7 @@ def index_memory():
     import json
     import subprocess
 
-    sizes = [(200_000, 3), (100_000, 8)] if QUICK else [(2_000_000, 3), (1_000_000, 8)]
+    sizes = [(100_000, 3), (50_000, 8)] if QUICK else [(2_000_000, 3), (1_000_000, 8)]
     peers = [
         name for name in _MEMORY_BUILDS if pykdtree is not None or name != "pykdtree"
     ]
@@ -1020,7 +1018,7 @@ def _peak_memory(call):
 
 def memory():
     rng = np.random.default_rng(0)
-    n_train, n_queries = (20_000, 100_000) if QUICK else (100_000, 1_000_000)
+    n_train, n_queries = (20_000, 20_000) if QUICK else (100_000, 1_000_000)
     X = rng.uniform(size=(n_train, 4))
     y = (X[:, 0] > 0.5).astype(int)
     Q = rng.uniform(size=(n_queries, 4))

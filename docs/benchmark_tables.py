@@ -177,10 +177,12 @@ SAME_JOB = [
 # Comparisons of different rules: in a table of their own, never in the summary,
 # with what each side keeps or reaches (``shows``: "samples" reads the records'
 # patrec_kept / reference_kept, "accuracy" their test accuracies, "memory" the
-# memory each adds; a record without them says the quantity is not measured).
+# memory each adds; records without them say the quantity is not measured, and the
+# sentence under the table names it by ``unmeasured``).
 DIFFERENT_RULES = [
     {
         "key": "condense",
+        "unmeasured": "the samples each condensing keeps",
         "job": "Condensing",
         "benchmarks": ["condense"],
         "against": "imbalanced-learn CondensedNearestNeighbour",
@@ -191,6 +193,7 @@ DIFFERENT_RULES = [
     },
     {
         "key": "multiedit",
+        "unmeasured": "the samples multi-edit and AllKNN keep",
         "job": "Multi-edit",
         "benchmarks": ["multiedit"],
         "against": "imbalanced-learn AllKNN",
@@ -200,6 +203,7 @@ DIFFERENT_RULES = [
     },
     {
         "key": "linear_machine",
+        "unmeasured": "the accuracy the linear machine and the one-vs-rest Perceptron reach",
         "job": "Linear machine, fit",
         "benchmarks": ["linear_machine_fit_vs_perceptron"],
         "against": "scikit-learn Perceptron (one-vs-rest)",
@@ -210,6 +214,7 @@ DIFFERENT_RULES = [
     },
     {
         "key": "multiclass_svm",
+        "unmeasured": "the accuracy the two multiclass SVMs reach",
         "job": "Multiclass SVM, fit",
         "benchmarks": ["multiclass_svm_fit"],
         "against": "scikit-learn LinearSVC (Crammer–Singer)",
@@ -219,7 +224,7 @@ DIFFERENT_RULES = [
     },
     {
         "key": "memory_no_copy",
-        "job": "Memory a tree or a fitted classifier adds (ratio: theirs ÷ patrec's)",
+        "job": "Memory a tree or a fitted classifier adds (a ratio of memory)",
         "benchmarks": ["index_memory"],
         "references": [
             "scipy.cKDTree",
@@ -348,12 +353,20 @@ def _groups(records):
 
 
 NBSP = "\u00a0"
+# no line break on either side (a break after a dash is allowed even before NBSP)
+WORD_JOINER = "\u2060"
 
 
 def _unbroken(text):
     """``text`` with no line break inside a number ("100 000") or around a dash."""
     text = re.sub(r"(?<=\d) (?=\d{3}\b)", NBSP, str(text))
-    return text.replace(" – ", f"{NBSP}–{NBSP}")
+    return text.replace(" – ", f"{NBSP}–{WORD_JOINER}{NBSP}")
+
+
+def _phrase(text):
+    """One unbreakable phrase (``d = 16``, ``n = 2 000 – 20 000``): lines of a
+    narrow cell then break only between phrases, after their commas."""
+    return _unbroken(text).replace(" ", NBSP)
 
 
 def _ratio(value):
@@ -389,6 +402,7 @@ def _reference_name(reference):
         "sklearnex.KNeighborsClassifier": "scikit-learn-intelex KNeighborsClassifier",
         "faiss.IndexFlatL2": "FAISS IndexFlatL2",
         "sklearn.brute": "scikit-learn brute force",
+        "sklearn.LinearSVC(crammer_singer)": "scikit-learn LinearSVC (Crammer–Singer)",
         "patrec n_jobs=1": "patrec, n_jobs=1",
     }
     if reference in names:
@@ -466,7 +480,9 @@ def _describe(record):
                 )
             )
         else:
-            parts.append(PARAM_WORDS.get(key, key + " = {}").format(_number(value)))
+            parts.append(
+                _phrase(PARAM_WORDS.get(key, key + " = {}").format(_number(value)))
+            )
     return ", ".join(parts)
 
 
@@ -506,7 +522,19 @@ def size(records):
     epochs = _values(records, "epochs")
     if epochs:
         parts.append(_range_of(epochs, " epochs"))
-    return ", ".join(parts)
+    return ", ".join(_phrase(part) for part in parts)
+
+
+# ``--quick`` as plain text: escaped, the two hyphens stay hyphens (not a dash),
+# word joiners keep them on one line with the word
+QUICK = "\\-\u2060\\-\u2060quick"
+MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
+def _day(date):
+    """``2026-11-26 14:34`` as ``26 Nov 2026``, in one piece."""
+    year, month, day = (int(part) for part in date[:10].split("-"))
+    return _phrase(f"{day} {MONTHS[month - 1]} {year}")
 
 
 def measured_at(records):
@@ -521,10 +549,10 @@ def measured_at(records):
     ordered = sorted(revisions.items(), reverse=True)
     if len(ordered) == 1:
         (date, revision), _ = ordered[0]
-        text = f"{revision}, {date[:10]}" if date else revision
+        text = f"{revision}, {_day(date)}" if date else revision
     else:
         text = "; ".join(
-            f"{len(group)} at {revision}, {date[:10]}"
+            f"{len(group)} at {revision}, {_day(date)}"
             if date
             else f"{len(group)} {revision}"
             for (date, revision), group in ordered
@@ -532,9 +560,9 @@ def measured_at(records):
         text = f"{len(ordered)} commits: " + text
     quick = sum(1 for record in records if record.get("quick"))
     if quick == len(records):
-        text += ", --quick sizes"
+        text += f", {QUICK} sizes"
     elif quick:
-        text += f", {quick} at --quick sizes"
+        text += f", {quick} at {QUICK} sizes"
     return text
 
 
@@ -618,10 +646,9 @@ def summary(records):
 
 
 DIFFERENT_HEADER = [
-    "different rules",
-    "against",
+    "different rules, against",
     "how the rules differ",
-    "time ratio: median, lowest – highest (×)",
+    "ratio, theirs ÷ patrec's: median (lowest – highest) (×)",
     "what each keeps or reaches",
     "size",
     "measured at",
@@ -645,7 +672,7 @@ def keeps_or_reaches(row, records):
             and _shown(record.get("reference_kept"))
         ]
         if not kept:
-            return "samples kept: not measured (the benchmark records times only)"
+            return "samples kept: not measured"
         return "; ".join(
             f"{_describe(record)}: patrec keeps {_number(record['patrec_kept'])}, "
             f"the other {_number(record['reference_kept'])}"
@@ -659,7 +686,7 @@ def keeps_or_reaches(row, records):
             and _shown(record.get("reference_test_accuracy"))
         ]
         if not pairs:
-            return "accuracy reached: not measured (the benchmark records times only)"
+            return "accuracy reached: not measured"
         ours = _min_max([pair[0] for pair in pairs], 4)
         theirs = _min_max([pair[1] for pair in pairs], 4)
         return f"test accuracy: patrec {ours}, the other {theirs}"
@@ -673,7 +700,7 @@ def keeps_or_reaches(row, records):
 def different_rules(records):
     """The comparisons of different rules: their own table, with what each keeps
     or reaches beside the time."""
-    rows = []
+    rows, unmeasured = [], []
     for row in DIFFERENT_RULES:
         ratios = row_ratios(row, records)
         if not ratios:
@@ -682,18 +709,27 @@ def different_rules(records):
         chosen = _all_records(ratios)
         median = _ratio(statistics.median(values))
         span = _span(values, " – ")
+        keeps = keeps_or_reaches(row, chosen)
+        if "not measured" in keeps:
+            unmeasured.append(row["unmeasured"])
         rows.append(
             [
-                _unbroken(row["job"]),
-                row["against"],
+                f"{_unbroken(row['job'])}, against {row['against']}",
                 row["rules"],
                 _unbroken(median if span == median else f"{median} ({span})"),
-                _unbroken(keeps_or_reaches(row, chosen)),
+                _unbroken(keeps),
                 _unbroken(size(chosen)),
                 _unbroken(measured_at(chosen)),
             ]
         )
-    return "\n".join(_list_table(DIFFERENT_HEADER, rows)) + "\n"
+    text = "\n".join(_list_table(DIFFERENT_HEADER, rows))
+    if unmeasured:
+        listed = unmeasured[0]
+        if len(unmeasured) > 1:
+            comma = "," if len(unmeasured) > 2 else ""
+            listed = f"{', '.join(unmeasured[:-1])}{comma} and {unmeasured[-1]}"
+        text += f"\nNot measured: {listed}.\n"
+    return text + "\n"
 
 
 def ratio_definitions(records):
@@ -768,7 +804,9 @@ def _table_rows(rows):
                 cells.append(_describe(record))
             elif key == "revision":
                 text = value or "not recorded"
-                cells.append(text + (", --quick" if record.get("quick") else ""))
+                cells.append(text + (f", {QUICK}" if record.get("quick") else ""))
+            elif key == "reference" and _shown(value):
+                cells.append(_reference_name(value))
             elif not _shown(value):
                 cells.append("–")
             elif key == "ratio":

@@ -106,7 +106,7 @@ def test_sklearn_tools_accept_patrec_estimators():
 def test_failed_fit_leaves_no_half_fitted_model():
     X, y = [[0, 0], [1, 1], [5, 5], [6, 6]], [0, 0, 1, 1]
     clf = MinimumDistanceClassifier(metric="bogus")
-    with pytest.raises(ValueError, match="metric must be one of"):
+    with pytest.raises(ValueError, match="is not one of patrec.s metrics"):
         clf.fit(X, y)
     assert not hasattr(clf, "classes_") and not hasattr(clf, "n_features_in_")
     with pytest.raises(NotFittedError):
@@ -119,7 +119,7 @@ def test_failed_refit_restores_the_previous_model():
     X, y = [[0, 0], [1, 1], [5, 5], [6, 6]], [0, 0, 1, 1]
     clf = MinimumDistanceClassifier().fit(X, y)
     before = {name: value for name, value in vars(clf).items() if name.endswith("_")}
-    with pytest.raises(ValueError, match="metric must be one of"):
+    with pytest.raises(ValueError, match="is not one of patrec.s metrics"):
         clf.set_params(metric="bogus").fit([[0, 0, 0], [9, 9, 9]], ["a", "b"])
     clf.set_params(metric="euclidean")
     after = {name: value for name, value in vars(clf).items() if name.endswith("_")}

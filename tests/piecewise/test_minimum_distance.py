@@ -119,7 +119,7 @@ def test_deterministic_with_random_state_and_n_jobs():
         ({"n_prototypes": 2.5}, TypeError, "must be an integer"),
         ({"n_prototypes": 41}, ValueError, "only 40 training sample"),
         ({"n_prototypes": {7: 2}}, ValueError, "classes not in y"),
-        ({"metric": "cosine"}, ValueError, "metric must be one of"),
+        ({"metric": "cosine"}, ValueError, "is not one of patrec.s metrics"),
         ({"metric": "minkowski", "p": 0.5}, ValueError, "p must be >= 1"),
         ({"metric": "mahalanobis"}, ValueError, "needs metric_params"),
         (

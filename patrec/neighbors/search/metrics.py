@@ -36,7 +36,7 @@ import numpy as np
 from scipy.linalg import LinAlgError, cholesky
 
 from ..._parallel import run_row_ranges
-from ..._validation import check_option, check_X
+from ..._validation import check_option, check_X, plain
 from . import _distances
 
 __all__ = ["METRICS", "METRIC_ALIASES", "Metric", "pairwise_distances"]
@@ -75,9 +75,25 @@ OTHER_METRICS = {
 def canonical_metric(metric):
     """The name of ``metric`` in the table above: ``"manhattan"`` -> ``"cityblock"``."""
     if isinstance(metric, str) and metric in OTHER_METRICS:
+        advice = OTHER_METRICS[metric]
+    elif callable(metric) or hasattr(metric, "pairwise"):
+        advice = (
+            "a callable or an object as the metric is not offered: patrec's "
+            "distances are compiled, so the searches' exactness can be proved; name "
+            "one of them"
+        )
+    elif isinstance(metric, str) and metric not in METRICS:
+        advice = (
+            "patrec has the course's distances only; for another one, compute a "
+            "distance matrix with scipy.spatial.distance.cdist, or map the data so "
+            "that one of patrec's distances orders the neighbours the same way"
+        )
+    else:
+        advice = None
+    if advice is not None:
         raise ValueError(
-            f"metric={metric!r} is not one of patrec's metrics {list(METRICS)}: "
-            f"{OTHER_METRICS[metric]}."
+            f"metric={plain(metric)!r} is not one of patrec's metrics {list(METRICS)}: "
+            f"{advice}."
         )
     check_option(metric, "metric", METRICS)
     return METRIC_ALIASES.get(metric, metric)

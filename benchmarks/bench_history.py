@@ -29,7 +29,7 @@ import numpy as np
 from bench_linear import gaussian_mixture
 
 from patrec import LinearMachine, MulticlassSVM, Perceptron, PiecewiseLinearClassifier
-from patrec._training import epoch_orders, row_storage
+from patrec._training import EpochState, epoch_orders
 from patrec.linear._perceptron import linear_machine_epoch
 
 EPOCHS = 5
@@ -53,35 +53,12 @@ class TodaysLinearMachine(LinearMachine):
     as before the shared driver: no progress reports, no hooks, no history."""
 
     def _fit(self, X, codes, sample_weight=None):
-        values, columns, row_starts = row_storage(X)
         n_classes, n_features = len(self.classes_), X.shape[1]
         weights = np.zeros((n_features + 1, n_classes))
-        sums, scores, counter = np.zeros_like(weights), np.empty(n_classes), np.zeros(1)
-        no_weights, no_log = np.empty(0), np.empty((0, 4), dtype=np.intp)
-        logged = np.zeros(1, dtype=np.intp)
+        state = EpochState(X, codes, weights, np.zeros_like(weights), np.zeros(1))
         mistakes = []
         for order in epoch_orders(X.shape[0], self.shuffle, self.random_state):
-            mistakes.append(
-                linear_machine_epoch(
-                    values,
-                    columns,
-                    row_starts,
-                    n_features,
-                    codes,
-                    order,
-                    weights,
-                    sums,
-                    scores,
-                    counter,
-                    1.0,
-                    0.0,
-                    False,
-                    False,
-                    no_weights,
-                    no_log,
-                    logged,
-                )
-            )
+            mistakes.append(linear_machine_epoch(state, order, 1.0, 0.0, False, False))
             if mistakes[-1] == 0 or len(mistakes) == self.max_epochs:
                 break
         self.coef_ = weights[:n_features].T.copy()

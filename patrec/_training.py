@@ -4,22 +4,27 @@
 `patrec.piecewise` (`PiecewiseLinearClassifier`) all train the same way: visit the
 training rows epoch after epoch and correct the weights on the rows they get wrong.
 This module holds that shared part, so neither chapter imports the other's private
-modules (the Cython side is ``_training.pxd``):
+modules (the Cython side is ``_training.pxd``, and the epoch state
+``_epoch_state.pyx``):
 
 - `row_storage` hands a validated dense or CSR matrix to the Cython loops without
   copying the feature values;
+- `EpochState` (compiled) is the one object an epoch kernel takes: the rows, the
+  codes, the weights, the sample weights and the correction log, bound once per fit
+  by the learner that owns them;
 - `epoch_orders` draws the visiting order of each epoch;
 - `run_epochs` is the one epoch driver: it draws the orders, runs a learner's epoch
   loop until an epoch makes no correction or ``max_epochs`` is reached, reports
   progress (``verbose``), warns when training stopped still making mistakes, and
   records the `TrainingHistory` (``record_history``);
-- `EpochLearner` is what a learner hands to `run_epochs`;
+- `EpochLearner` is what a learner hands to `run_epochs`, and `EpochTrainerMixin`
+  gives the four estimators their one call of it;
 - `replay` re-applies a recorded history correction by correction;
 - `check_epoch`, `check_finite_weights` turn an overflow into a clear error, and
   `linear_scores` scores rows with augmented weights (training and prediction).
 
-Recording costs nothing when it is off: the loops then get an empty log, and the
-only test of it sits on the correction branch.
+Recording costs nothing when it is off: the epoch state then holds an empty log,
+and the only test of it sits on the correction branch.
 """
 
 import numbers
@@ -27,12 +32,15 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
+from ._epoch_state import EpochState, row_storage
 from ._progress import Reporter
 from ._validation import check_flag, check_random_state, check_scalar, check_X
 from .exceptions import ConvergenceWarning, warn_caller
 
 __all__ = [
     "EpochLearner",
+    "EpochState",
+    "EpochTrainerMixin",
     "MulticlassEpochs",
     "TrainingHistory",
     "check_epoch",
@@ -48,7 +56,6 @@ __all__ = [
     "run_epochs",
 ]
 
-_NO_INDEX = np.empty(0, dtype=np.intp)
 NO_WEIGHTS = np.empty(0, dtype=np.float64)  # the loops' "no sample_weight"
 _NO_LOG = np.empty((0, 4), dtype=np.intp)  # the loops' "record nothing"
 
@@ -66,21 +73,6 @@ CORRECTION_DTYPE = np.dtype(
         ("share", np.float64),
     ]
 )
-
-
-def row_storage(X):
-    """``(values, columns, row_starts)`` for the loops.
-
-    A CSR matrix gives its data and its index arrays as ``intp``; a dense
-    C-contiguous matrix gives its flattened values (a view) and two empty arrays.
-    """
-    if sp.issparse(X):
-        return (
-            X.data,
-            np.asarray(X.indices, dtype=np.intp),
-            np.asarray(X.indptr, dtype=np.intp),
-        )
-    return X.reshape(-1), _NO_INDEX, _NO_INDEX
 
 
 def epoch_orders(n_samples, shuffle, random_state):
@@ -289,8 +281,9 @@ class TrainingHistory:
 class EpochLearner:
     """What a learner hands to `run_epochs`: its epoch loop and its weights.
 
-    A subclass sets ``name`` (shown in messages) and implements `epoch`, `weights`,
-    `finish` and `describe` (the learner's fields of the recorded corrections).
+    A subclass sets ``name`` (shown in messages), binds its `EpochState` to
+    ``state`` and implements `epoch`, `weights`, `finish` and `describe` (the
+    learner's fields of the recorded corrections).
     """
 
     name = "learner"
@@ -300,18 +293,29 @@ class EpochLearner:
     log_rows_per_visit = 1  # the most log rows one visited sample can write
     rate = 1.0
 
-    def __init__(self, X, sample_weight):
+    def __init__(self, X, codes, sample_weight):
         self.X = X
+        self.codes = codes
         self.n_features = X.shape[1]
-        self.storage = row_storage(X)
         self.sample_weight = NO_WEIGHTS if sample_weight is None else sample_weight
+        self.log, self.n_logged = _NO_LOG, np.zeros(1, dtype=np.intp)
+        self.state = None  # the subclass binds its EpochState
 
-    def epoch(self, number, order, log, n_logged):
-        """Run epoch ``number`` over the rows in ``order``; return its count.
+    def record_into(self, log, n_logged):
+        """Have the epochs write their corrections to ``log`` (see `EpochState`)."""
+        self.log, self.n_logged = log, n_logged
+        self.state.record_into(log, n_logged)
 
-        ``log`` and ``n_logged`` go to the Cython loop unchanged (empty when the
-        history is not recorded).
-        """
+    def checked(self, count):
+        """An epoch kernel's count, or the ValueError of an overflow (`check_epoch`)."""
+        return check_epoch(count, self.X, self.sample_weight)
+
+    def check_finite(self, weights, remedy="scale the features first"):
+        """``weights``, or the ValueError of an overflow (`check_finite_weights`)."""
+        return check_finite_weights(weights, self.X, remedy, self.sample_weight)
+
+    def epoch(self, number, order):
+        """Run epoch ``number`` over the rows in ``order``; return its count."""
         raise NotImplementedError
 
     def weights(self):
@@ -369,13 +373,12 @@ class MulticlassEpochs(EpochLearner):
     """
 
     def __init__(self, X, codes, Wt, rate, margin, averaged, sample_weight):
-        super().__init__(X, sample_weight)
-        self.codes = codes
+        super().__init__(X, codes, sample_weight)
         self.Wt = Wt
         self.Ut = np.zeros_like(Wt)
-        self.scores = np.empty(Wt.shape[1])
         self.counter = np.zeros(1)
         self.rate, self.margin, self.averaged = rate, margin, averaged
+        self.state = EpochState(X, codes, Wt, self.Ut, self.counter, self.sample_weight)
 
     def weights(self):
         return self.Wt.T.copy()
@@ -387,22 +390,44 @@ class MulticlassEpochs(EpochLearner):
         return self.Wt
 
 
+class EpochTrainerMixin:
+    """The one `run_epochs` call of `Perceptron`, `LinearMachine`, `MulticlassSVM`
+    and `PiecewiseLinearClassifier`: their parameters ``shuffle``,
+    ``random_state``, ``record_history`` and ``verbose`` handed on, and the weights
+    training returns checked finite."""
+
+    def _train_epochs(self, learner, max_epochs, rng=None):
+        """Train ``learner`` (see `run_epochs`); return ``(weights, counts,
+        history)``, the weights those of ``learner.finish()``.
+
+        ``rng``: the generator to draw the epoch orders from, when the learner drew
+        from it already (default: ``self.random_state``).
+        """
+        counts, history = run_epochs(
+            learner,
+            max_epochs=max_epochs,
+            shuffle=self.shuffle,
+            random_state=self.random_state if rng is None else rng,
+            record_history=self.record_history,
+            verbose=self.verbose,
+        )
+        return learner.check_finite(learner.finish()), counts, history
+
+
 def run_epochs(
     learner,
-    codes,
     *,
     max_epochs,
     shuffle,
     random_state,
-    sample_weight=None,
     record_history=False,
     verbose=0,
 ):
     """Train ``learner`` epoch by epoch: the one epoch loop of every error-correcting
     learner.
 
-    Each epoch visits the rows with a positive weight (all rows when
-    ``sample_weight`` is None) in a fresh order (see `epoch_orders`) and calls
+    Each epoch visits the rows with a positive weight (all rows when the learner
+    has no ``sample_weight``) in a fresh order (see `epoch_orders`) and calls
     ``learner.epoch``.  Training stops after an epoch without corrections (when
     ``learner.stop_when_clean``) or after ``max_epochs`` epochs; in the latter case
     a `ConvergenceWarning` says what is still wrong (``learner.unconverged_message``).
@@ -410,13 +435,12 @@ def run_epochs(
     Parameters
     ----------
     learner : EpochLearner
-    codes : ndarray of shape (n_samples,)
-        The encoded training labels (the ``target`` of each correction).
+        With its encoded training labels ``codes`` (the ``target`` of each
+        correction) and its ``sample_weight`` (rows of weight 0 are never
+        visited).
     max_epochs : int
     shuffle : bool
     random_state : int, Generator or None
-    sample_weight : ndarray of shape (n_samples,) or None
-        Rows of weight 0 are never visited.
     record_history : bool or "weights"
     verbose : int
         1: a summary line; 2: one line per epoch (see `patrec._progress.Reporter`).
@@ -429,22 +453,23 @@ def run_epochs(
     """
     record = check_record_history(record_history)
     report = Reporter(learner.name, verbose)
-    visited = None if sample_weight is None else np.flatnonzero(sample_weight > 0)
+    codes, sample_weight = learner.codes, learner.sample_weight
+    visited = np.flatnonzero(sample_weight > 0) if sample_weight.size else None
     n_visits = len(codes) if visited is None else len(visited)
     recorder = _Recorder(learner, codes, n_visits, record) if record else None
-    log, n_logged = _NO_LOG, np.zeros(1, dtype=np.intp)
+    n_logged = np.zeros(1, dtype=np.intp)
+    if recorder is not None:
+        learner.record_into(recorder.log, n_logged)
     counts = []
     for number, order in enumerate(
         epoch_orders(n_visits, shuffle, random_state), start=1
     ):
         if visited is not None:
             order = visited[order]
+        n_logged[0] = 0
+        counts.append(learner.epoch(number, order))
         if recorder is not None:
-            log = recorder.log
-            n_logged[0] = 0
-        counts.append(learner.epoch(number, order, log, n_logged))
-        if recorder is not None:
-            recorder.add_epoch(number, order, log[: n_logged[0]], counts[-1])
+            recorder.add_epoch(number, order, recorder.log[: n_logged[0]], counts[-1])
         report(2, f"epoch {number}: {counted(counts[-1], learner.noun)}")
         if (learner.stop_when_clean and counts[-1] == 0) or number == max_epochs:
             break

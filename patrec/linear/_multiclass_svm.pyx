@@ -2,10 +2,12 @@
 #
 # Who does what
 # -------------
-# `multiclass_svm.py` validates the parameters and the data and builds the row
-# storage (see `patrec/_training.pxd`); through it the epoch driver of
-# `patrec/_training.py` draws each epoch's order and calls `crammer_singer_epoch`
-# once per epoch, then `crammer_singer_objective` records the objective.  The loops
+# `multiclass_svm.py` validates the parameters and the data and binds the row
+# storage (see `patrec/_training.pxd`), the codes, V, U, (t, H) and the sample
+# weights once, in an `EpochState` (`patrec/_epoch_state.pyx`); through it the
+# epoch driver of `patrec/_training.py` draws each epoch's order and calls
+# `crammer_singer_epoch` with the state once per epoch, then
+# `crammer_singer_objective` records the objective.  The loops
 # release the GIL and allocate nothing; the next row of the order is prefetched while
 # one row is processed.  When the history is recorded, every update is logged
 # (`log_correction`).
@@ -25,37 +27,50 @@
 #     sum_{t=t0..T} W_{t+1} = (H_T V_T - U_T) / lambda,
 # with H_t = 1/t0 + ... + 1/t and U_T = sum_{t=t0..T} H_{t-1} g_t, so U also changes
 # only where g_t does.  The caller starts the mean by zeroing U and H.
-# state[0] holds t and state[1] holds H_t between epochs.
+# The state's counter[0] holds t and counter[1] holds H_t between epochs.
 # A score that is not finite (features so large that V . x overflows float64) stops
 # the epoch at once; it returns -1 and the caller raises a ValueError.
 
+from patrec._epoch_state cimport EpochState
 from patrec._typedefs cimport floating, intp_t
 from patrec._training cimport (get_row, visit_row, prefetch_label, class_scores,
                                class_axpy, all_finite, weighted_step, log_correction)
 
 
-def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
-                         const intp_t[::1] row_starts, intp_t n_features,
-                         const intp_t[::1] codes, const intp_t[::1] order,
-                         double[:, ::1] Vt, double[:, ::1] Ut, double[::1] scores,
-                         double[::1] state, double lam, bint averaged,
-                         const double[::1] sample_weight, intp_t[:, ::1] log,
-                         intp_t[::1] n_logged):
+def crammer_singer_epoch(EpochState state, const intp_t[::1] order, double lam,
+                         bint averaged):
     """One SGD epoch on the Crammer-Singer objective; return the number of updates
     (-1 when a score overflowed).
 
     At step t the current weights are W_t = V / (lambda (t - 1)) (zero at t = 1).
     The loss-augmented winner is r* = argmax_{r != y} w_r . x; when
     1 + w_{r*} . x - w_y . x > 0 the hinge is active and V_y += x, V_{r*} -= x.
-    Column r of ``Vt`` and ``Ut`` (shape (n_features + 1, n_classes)) belongs to
-    class r.  With ``sample_weight`` not empty the update is s_i x instead of x.
-    Each update is logged as (position, t, r*, 0).
+    Column r of ``Vt`` and ``Ut`` (the state's W and U, shape (n_features + 1,
+    n_classes)) belongs to class r.  With sample weights in the state the update is
+    s_i x instead of x.  Each update is logged as (position, t, r*, 0).
     """
+    if state.single:
+        return _crammer_singer_epoch(state.values32, state, order, lam, averaged)
+    return _crammer_singer_epoch(state.values64, state, order, lam, averaged)
+
+
+cdef intp_t _crammer_singer_epoch(const floating[::1] values, EpochState state,
+                                  const intp_t[::1] order, double lam,
+                                  bint averaged):
+    """`crammer_singer_epoch` on rows of one precision."""
+    cdef const intp_t[::1] columns = state.columns, row_starts = state.row_starts
+    cdef const intp_t[::1] codes = state.codes
+    cdef intp_t n_features = state.n_features
+    cdef double[:, ::1] Vt = state.W, Ut = state.U
+    cdef double[::1] scores = state.scores, counter = state.counter
+    cdef const double[::1] sample_weight = state.sample_weight
+    cdef intp_t[:, ::1] log = state.log
+    cdef intp_t[::1] n_logged = state.n_logged
     cdef intp_t n_classes = Vt.shape[1]
     cdef intp_t p, i, r, y, nnz, winner, updates = 0
     cdef const floating* row_values
     cdef const intp_t* row_columns
-    cdef double scale, step, t = state[0], harmonic = state[1]
+    cdef double scale, step, t = counter[0], harmonic = counter[1]
     with nogil:
         for p in range(order.shape[0]):
             i = order[p]
@@ -88,24 +103,34 @@ def crammer_singer_epoch(const floating[::1] values, const intp_t[::1] columns,
                                n_features, &Ut[0, 0], n_classes, winner)
             t += 1.0
             harmonic += 1.0 / t
-    state[0] = t
-    state[1] = harmonic
+    counter[0] = t
+    counter[1] = harmonic
     return updates
 
 
-def crammer_singer_objective(const floating[::1] values, const intp_t[::1] columns,
-                             const intp_t[::1] row_starts, intp_t n_features,
-                             const intp_t[::1] codes, const double[:, ::1] Wt,
-                             double lam, double[::1] scores,
-                             const double[::1] sample_weight):
+def crammer_singer_objective(EpochState state, const double[:, ::1] Wt, double lam):
     """(1/m) sum_i max_r [delta(r != y_i) + w_r . x_i - w_{y_i} . x_i]
-    + (lambda / 2) sum_r ||w_r||^2, with each w_r augmented by its bias (column r
-    of ``Wt``).  With ``sample_weight`` not empty, the hinge terms are weighted by
-    s_i and the mean is taken over sum_i s_i instead of m.
+    + (lambda / 2) sum_r ||w_r||^2 over the state's rows and codes, with each w_r
+    augmented by its bias (column r of ``Wt``).  With sample weights in the state,
+    the hinge terms are weighted by s_i and the mean is taken over sum_i s_i
+    instead of m.
 
     Returns ``(objective, wrong)``, ``wrong`` the number of rows (of positive
     weight) whose own class does not score strictly highest.
     """
+    if state.single:
+        return _crammer_singer_objective(state.values32, state, Wt, lam)
+    return _crammer_singer_objective(state.values64, state, Wt, lam)
+
+
+cdef tuple _crammer_singer_objective(const floating[::1] values, EpochState state,
+                                     const double[:, ::1] Wt, double lam):
+    """`crammer_singer_objective` on rows of one precision."""
+    cdef const intp_t[::1] columns = state.columns, row_starts = state.row_starts
+    cdef const intp_t[::1] codes = state.codes
+    cdef intp_t n_features = state.n_features
+    cdef double[::1] scores = state.scores
+    cdef const double[::1] sample_weight = state.sample_weight
     cdef intp_t n_classes = Wt.shape[1], n_samples = codes.shape[0]
     cdef intp_t i, r, j, y, nnz, wrong = 0
     cdef const floating* row_values

@@ -3,10 +3,14 @@
 # Who does what
 # -------------
 # `perceptron.py` and `linear_machine.py` validate every parameter and the data and
-# put the data in row storage (see `patrec/_training.pxd`); the epoch driver of
-# `patrec/_training.py` draws the visiting order of each epoch, calls one of the two
-# epoch functions below through them and decides when to stop.
-# The epoch functions touch only the rows and weights they are given and release the
+# bind the data (in row storage, see `patrec/_training.pxd`), the codes, the weights
+# and the sample weights once, in an `EpochState` (`patrec/_epoch_state.pyx`); the
+# epoch driver of `patrec/_training.py` draws the visiting order of each epoch, calls
+# one of the two epoch functions below through them with the state, the order and
+# the rule's scalars, and decides when to stop.  Each epoch function picks the
+# state's precision (float32 or float64 rows) and runs its loop on the state's
+# arrays, unpacked into locals first.
+# The epoch functions touch only the rows and weights of the state and release the
 # GIL for the whole pass; they allocate nothing.  When the history is recorded they
 # write each correction to the log they are handed (`log_correction`).
 # While one row is processed the next row of the order is prefetched, which
@@ -24,28 +28,44 @@
 
 from libc.math cimport isfinite
 
+from patrec._epoch_state cimport EpochState
 from patrec._typedefs cimport floating, intp_t
 from patrec._training cimport (visit_row, prefetch_label, augmented_dot,
                                augmented_axpy, class_scores, class_move, all_finite,
                                weighted_step, log_correction)
 
 
-def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] columns,
-                            const intp_t[::1] row_starts, intp_t n_features,
-                            const intp_t[::1] codes, const intp_t[::1] order,
-                            double[::1] w, double[::1] u, double[::1] counter,
-                            double rate, double margin, bint averaged,
-                            const double[::1] sample_weight, intp_t[:, ::1] log,
-                            intp_t[::1] n_logged):
-    """One epoch of the binary perceptron; return the number of mistakes (-1 when a
-    score overflowed).
+def binary_perceptron_epoch(EpochState state, const intp_t[::1] order, intp_t s,
+                            intp_t positive, double rate, double margin,
+                            bint averaged):
+    """One epoch of binary perceptron ``s`` (row s of the state's W); return the
+    number of mistakes (-1 when a score overflowed).
 
-    A row x with label y = +1 (code 1) or -1 (code 0) is a mistake when
-    y (w . x + b) <= margin; then w += rate * y * (x, 1) (times the row's weight
-    when ``sample_weight`` is not empty).  ``counter[0]`` is the step counter c of
-    the averaging, carried over from epoch to epoch.  A mistake is logged as
-    (position, t, 0, 0).
+    A row x with label y = +1 (code ``positive``) or -1 (any other code) is a
+    mistake when y (w . x + b) <= margin; then w += rate * y * (x, 1) (times the
+    row's weight when the state has sample weights).  ``counter[s]`` is the step
+    counter c of the averaging, carried over from epoch to epoch; row s of U the
+    averaging sum.  A mistake is logged as (position, t, 0, 0).
     """
+    if state.single:
+        return _binary_perceptron_epoch(state.values32, state, order, s, positive,
+                                        rate, margin, averaged)
+    return _binary_perceptron_epoch(state.values64, state, order, s, positive, rate,
+                                    margin, averaged)
+
+
+cdef intp_t _binary_perceptron_epoch(const floating[::1] values, EpochState state,
+                                     const intp_t[::1] order, intp_t s,
+                                     intp_t positive, double rate, double margin,
+                                     bint averaged):
+    """`binary_perceptron_epoch` on rows of one precision."""
+    cdef const intp_t[::1] columns = state.columns, row_starts = state.row_starts
+    cdef const intp_t[::1] codes = state.codes
+    cdef intp_t n_features = state.n_features
+    cdef double[::1] w = state.W[s], u = state.U[s], counter = state.counter[s:s + 1]
+    cdef const double[::1] sample_weight = state.sample_weight
+    cdef intp_t[:, ::1] log = state.log
+    cdef intp_t[::1] n_logged = state.n_logged
     cdef intp_t p, i, nnz, mistakes = 0
     cdef const floating* row_values
     cdef const intp_t* row_columns
@@ -56,7 +76,7 @@ def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] column
             nnz = visit_row(values, columns, row_starts, n_features, order, p,
                             &row_values, &row_columns)
             prefetch_label(codes, order, p)
-            sign = 1.0 if codes[i] == 1 else -1.0
+            sign = 1.0 if codes[i] == positive else -1.0
             score = augmented_dot(&w[0], row_values, row_columns, nnz, n_features)
             if not isfinite(score):
                 mistakes = -1
@@ -73,29 +93,42 @@ def binary_perceptron_epoch(const floating[::1] values, const intp_t[::1] column
     return mistakes
 
 
-def linear_machine_epoch(const floating[::1] values, const intp_t[::1] columns,
-                         const intp_t[::1] row_starts, intp_t n_features,
-                         const intp_t[::1] codes, const intp_t[::1] order,
-                         double[:, ::1] Wt, double[:, ::1] Ut, double[::1] scores,
-                         double[::1] counter, double rate, double margin,
-                         bint update_all, bint averaged,
-                         const double[::1] sample_weight, intp_t[:, ::1] log,
-                         intp_t[::1] n_logged):
+def linear_machine_epoch(EpochState state, const intp_t[::1] order, double rate,
+                         double margin, bint update_all, bint averaged):
     """One epoch of the multiclass perceptron (linear machine); return the mistakes
     (-1 when a score overflowed).
 
-    Column r of ``Wt`` (shape (n_features + 1, n_classes)) is the augmented weight
-    vector of class r; ``Ut`` holds the averaging sums in the same layout.
+    Column r of the state's W, ``Wt`` (shape (n_features + 1, n_classes)), is the
+    augmented weight vector of class r; its U, ``Ut``, holds the averaging sums in
+    the same layout; ``counter[0]`` counts the steps.
 
     Row x of class y is a mistake when some other class r scores within ``margin``
     of the truth: w_y . x - w_r . x <= margin (ties count as mistakes).  Then
     w_y += rate * x and either the best-scoring wrong class loses rate * x
     (``update_all`` false) or each of the |E| offending classes loses
     rate * x / |E| (``update_all`` true); with ``sample_weight`` not empty, rate is
-    multiplied by the row's weight.  ``scores`` is scratch space of length
-    n_classes.  Each corrected wrong class r is logged as (position, t, r, |E|),
-    |E| = 1 for the "winner" update.
+    multiplied by the row's weight.  Each corrected wrong class r is logged as
+    (position, t, r, |E|), |E| = 1 for the "winner" update.
     """
+    if state.single:
+        return _linear_machine_epoch(state.values32, state, order, rate, margin,
+                                     update_all, averaged)
+    return _linear_machine_epoch(state.values64, state, order, rate, margin,
+                                 update_all, averaged)
+
+
+cdef intp_t _linear_machine_epoch(const floating[::1] values, EpochState state,
+                                  const intp_t[::1] order, double rate, double margin,
+                                  bint update_all, bint averaged):
+    """`linear_machine_epoch` on rows of one precision."""
+    cdef const intp_t[::1] columns = state.columns, row_starts = state.row_starts
+    cdef const intp_t[::1] codes = state.codes
+    cdef intp_t n_features = state.n_features
+    cdef double[:, ::1] Wt = state.W, Ut = state.U
+    cdef double[::1] scores = state.scores, counter = state.counter
+    cdef const double[::1] sample_weight = state.sample_weight
+    cdef intp_t[:, ::1] log = state.log
+    cdef intp_t[::1] n_logged = state.n_logged
     cdef intp_t n_classes = Wt.shape[1]
     cdef intp_t p, i, r, y, nnz, winner, n_offending, mistakes = 0
     cdef const floating* row_values

@@ -23,13 +23,7 @@ import numbers
 
 import numpy as np
 
-from .._training import (
-    MulticlassEpochs,
-    check_epoch,
-    check_epochs,
-    check_finite_weights,
-    run_epochs,
-)
+from .._training import EpochTrainerMixin, MulticlassEpochs, check_epochs
 from .._validation import check_flag, check_option, check_scalar, check_X
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ._base import LinearClassifierMixin
@@ -39,7 +33,11 @@ __all__ = ["LinearMachine", "kesler_construct"]
 
 
 class LinearMachine(
-    LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
+    LinearClassifierMixin,
+    EpochTrainerMixin,
+    WeightedFitMixin,
+    ClassifierMixin,
+    BaseEstimator,
 ):
     """The multiclass perceptron: one weight vector per class, predict the argmax.
 
@@ -194,18 +192,7 @@ class LinearMachine(
             averaged,
             sample_weight,
         )
-        mistakes, history = run_epochs(
-            learner,
-            codes,
-            max_epochs=max_epochs,
-            shuffle=self.shuffle,
-            random_state=self.random_state,
-            sample_weight=sample_weight,
-            record_history=self.record_history,
-            verbose=self.verbose,
-        )
-        weights = learner.finish()
-        check_finite_weights(weights, X, sample_weight=sample_weight)
+        weights, mistakes, history = self._train_epochs(learner, max_epochs)
         self.coef_ = weights[:n_features].T.copy()
         self.intercept_ = weights[n_features].copy()
         self.n_iter_ = len(mistakes)
@@ -224,30 +211,16 @@ class _LinearMachineEpochs(MulticlassEpochs):
         self.update_all = update_all
         self.log_rows_per_visit = max(Wt.shape[1] - 1, 1) if update_all else 1
 
-    def epoch(self, number, order, log, n_logged):
-        values, columns, row_starts = self.storage
-        return check_epoch(
+    def epoch(self, number, order):
+        return self.checked(
             linear_machine_epoch(
-                values,
-                columns,
-                row_starts,
-                self.n_features,
-                self.codes,
+                self.state,
                 order,
-                self.Wt,
-                self.Ut,
-                self.scores,
-                self.counter,
                 self.rate,
                 self.margin,
                 self.update_all,
                 self.averaged,
-                self.sample_weight,
-                log,
-                n_logged,
-            ),
-            self.X,
-            self.sample_weight,
+            )
         )
 
     def describe(self, rows, log):

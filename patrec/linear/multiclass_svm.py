@@ -24,11 +24,12 @@ import numpy as np
 
 from .._training import (
     EpochLearner,
+    EpochState,
+    EpochTrainerMixin,
     check_epoch,
     check_epochs,
     check_finite_weights,
     counted,
-    run_epochs,
 )
 from .._validation import check_flag, check_scalar, unit_scaled_weights
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
@@ -39,7 +40,11 @@ __all__ = ["MulticlassSVM"]
 
 
 class MulticlassSVM(
-    LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
+    LinearClassifierMixin,
+    EpochTrainerMixin,
+    WeightedFitMixin,
+    ClassifierMixin,
+    BaseEstimator,
 ):
     """Crammer-Singer multiclass SVM by stochastic subgradient descent (Pegasos).
 
@@ -192,18 +197,8 @@ class MulticlassSVM(
             sample_weight,
             f"alpha={self.alpha!r} is too small, or the features need scaling",
         )
-        _, history = run_epochs(
-            learner,
-            codes,
-            max_epochs=max_epochs,
-            shuffle=self.shuffle,
-            random_state=self.random_state,
-            sample_weight=sample_weight,
-            record_history=self.record_history,
-            verbose=self.verbose,
-        )
+        weights, _, history = self._train_epochs(learner, max_epochs)
         n_features = X.shape[1]
-        weights = learner.finish()
         self.coef_ = weights[:n_features].T.copy()
         self.intercept_ = weights[n_features].copy()
         self.objective_ = np.asarray(learner.objective)
@@ -232,13 +227,19 @@ class _CrammerSingerEpochs(EpochLearner):
         sample_weight,
         overflow_remedy,
     ):
-        super().__init__(X, sample_weight)
-        self.codes = codes
+        super().__init__(X, codes, sample_weight)
         self.lam, self.averaged = lam, averaged
         self.update_sum = np.zeros((X.shape[1] + 1, n_classes))  # column r: class r
         self.weighted_sum = np.zeros_like(self.update_sum)
-        self.scores = np.empty(n_classes)
-        self.state = np.array([0.0, 0.0])  # steps t taken, harmonic number H_t
+        self.steps_taken = np.array([0.0, 0.0])  # steps t taken, harmonic number H_t
+        self.state = EpochState(
+            X,
+            codes,
+            self.update_sum,
+            self.weighted_sum,
+            self.steps_taken,
+            self.sample_weight,
+        )
         self.first_averaged = max_epochs // 2 + 1  # suffix averaging: the last half
         self.averaged_steps = 0
         self.overflow_remedy = overflow_remedy
@@ -248,33 +249,16 @@ class _CrammerSingerEpochs(EpochLearner):
             len(codes) if sample_weight is None else np.count_nonzero(sample_weight)
         )
 
-    def epoch(self, number, order, log, n_logged):
+    def epoch(self, number, order):
         averaging = self.averaged and number >= self.first_averaged
         if number == self.first_averaged:  # the mean starts here
             self.weighted_sum[...] = 0.0
-            self.state[1] = 0.0
-        values, columns, row_starts = self.storage
+            self.steps_taken[1] = 0.0
+        # the rescaled sample weights would mislead in the overflow message
         updates = check_epoch(
-            crammer_singer_epoch(
-                values,
-                columns,
-                row_starts,
-                self.n_features,
-                self.codes,
-                order,
-                self.update_sum,
-                self.weighted_sum,
-                self.scores,
-                self.state,
-                self.lam,
-                averaging,
-                self.sample_weight,
-                log,
-                n_logged,
-            ),
-            self.X,
+            crammer_singer_epoch(self.state, order, self.lam, averaging), self.X
         )
-        steps, harmonic = self.state
+        steps, harmonic = self.steps_taken
         if averaging:
             self.averaged_steps += len(order)
             self.result = (harmonic * self.update_sum - self.weighted_sum) / (
@@ -284,21 +268,13 @@ class _CrammerSingerEpochs(EpochLearner):
             self.result = self.update_sum / (self.lam * steps)
         check_finite_weights(self.result, self.X, self.overflow_remedy)
         objective, self.wrong = crammer_singer_objective(
-            values,
-            columns,
-            row_starts,
-            self.n_features,
-            self.codes,
-            self.result,
-            self.lam,
-            self.scores,
-            self.sample_weight,
+            self.state, self.result, self.lam
         )
         self.objective.append(objective)
         return updates
 
     def weights(self):
-        steps = self.state[0]
+        steps = self.steps_taken[0]
         if steps == 0:
             return np.zeros(self.update_sum.T.shape)
         return (self.update_sum / (self.lam * steps)).T.copy()

@@ -15,13 +15,7 @@ mistake (the data are then separated with the requested margin) or after
 
 import numpy as np
 
-from .._training import (
-    EpochLearner,
-    check_epoch,
-    check_epochs,
-    check_finite_weights,
-    run_epochs,
-)
+from .._training import EpochLearner, EpochState, EpochTrainerMixin, check_epochs
 from .._validation import check_flag, check_scalar
 from ..base import BaseEstimator, ClassifierMixin, WeightedFitMixin
 from ._base import LinearClassifierMixin
@@ -31,7 +25,11 @@ __all__ = ["Perceptron"]
 
 
 class Perceptron(
-    LinearClassifierMixin, WeightedFitMixin, ClassifierMixin, BaseEstimator
+    LinearClassifierMixin,
+    EpochTrainerMixin,
+    WeightedFitMixin,
+    ClassifierMixin,
+    BaseEstimator,
 ):
     """The binary perceptron with an augmented weight vector.
 
@@ -177,26 +175,16 @@ class Perceptron(
         margin = check_scalar(self.margin, "margin", low=0)
         averaged = check_flag(self.averaged, "averaged")
         max_epochs = check_epochs(self.max_epochs)
-        n_classes = len(self.classes_)
-        if n_classes == 2:
-            problems = [codes]
-        else:  # one perceptron per class: class r (+1) against the rest (-1)
-            problems = [(codes == r).astype(np.intp) for r in range(n_classes)]
         learner = _PerceptronEpochs(
-            X, problems, float(rate), float(margin), averaged, sample_weight
-        )
-        mistakes, history = run_epochs(
-            learner,
+            X,
             codes,
-            max_epochs=max_epochs,
-            shuffle=self.shuffle,
-            random_state=self.random_state,
-            sample_weight=sample_weight,
-            record_history=self.record_history,
-            verbose=self.verbose,
+            len(self.classes_),
+            float(rate),
+            float(margin),
+            averaged,
+            sample_weight,
         )
-        weights = learner.finish()
-        check_finite_weights(weights, X, sample_weight=sample_weight)
+        weights, mistakes, history = self._train_epochs(learner, max_epochs)
         n_features = X.shape[1]
         self.coef_ = weights[:, :n_features].copy()
         self.intercept_ = weights[:, n_features].copy()
@@ -211,47 +199,41 @@ class _PerceptronEpochs(EpochLearner):
 
     name = "Perceptron"
 
-    def __init__(self, X, problems, rate, margin, averaged, sample_weight):
-        super().__init__(X, sample_weight)
-        self.problems = problems
+    def __init__(self, X, codes, n_classes, rate, margin, averaged, sample_weight):
+        super().__init__(X, codes, sample_weight)
+        # two classes: one perceptron, class 1 (+1) against class 0 (-1); more: one
+        # perceptron per class, class s (+1) against the rest (-1)
+        self.binary = n_classes == 2
+        self.n_problems = 1 if self.binary else n_classes
         self.rate, self.margin, self.averaged = rate, margin, averaged
-        self.W = np.zeros((len(problems), X.shape[1] + 1))
+        self.W = np.zeros((self.n_problems, X.shape[1] + 1))
         self.U = np.zeros_like(self.W)
-        self.counters = np.zeros((len(problems), 1))
-        self.active = list(
-            range(len(problems))
-        )  # the perceptrons still making mistakes
-        self.log_rows_per_visit = len(problems)
+        self.counters = np.zeros((self.n_problems, 1))
+        self.state = EpochState(
+            X, codes, self.W, self.U, self.counters.reshape(-1), self.sample_weight
+        )
+        self.active = list(range(self.n_problems))  # those still making mistakes
+        self.log_rows_per_visit = self.n_problems
 
-    def epoch(self, number, order, log, n_logged):
-        values, columns, row_starts = self.storage
+    def epoch(self, number, order):
         made = []
         for s in self.active:
-            first = n_logged[0]
+            first = self.n_logged[0]
+            positive = 1 if self.binary else s  # the code of the class of +1
             made.append(
-                check_epoch(
+                self.checked(
                     binary_perceptron_epoch(
-                        values,
-                        columns,
-                        row_starts,
-                        self.n_features,
-                        self.problems[s],
+                        self.state,
                         order,
-                        self.W[s],
-                        self.U[s],
-                        self.counters[s],
+                        s,
+                        positive,
                         self.rate,
                         self.margin,
                         self.averaged,
-                        self.sample_weight,
-                        log,
-                        n_logged,
-                    ),
-                    self.X,
-                    self.sample_weight,
+                    )
                 )
             )
-            log[first : n_logged[0], 2] = s  # which perceptron corrected
+            self.log[first : self.n_logged[0], 2] = s  # which perceptron corrected
         self.active = [s for s, count in zip(self.active, made) if count > 0]
         return sum(made)
 
@@ -269,12 +251,12 @@ class _PerceptronEpochs(EpochLearner):
         problem = log[:, 2]
         positive = (
             (rows["target"] == 1)
-            if len(self.problems) == 1
+            if self.n_problems == 1
             else (rows["target"] == problem)
         )
         rows["raised"] = np.where(positive, problem, -1)
         rows["lowered"] = np.where(positive, -1, problem)
-        if len(self.problems) == 1:
+        if self.n_problems == 1:
             rows["rival"] = 1 - rows["target"]
         else:
             rows["rival"] = rows["lowered"]

@@ -2,21 +2,13 @@
 import numpy as np
 import numpy.typing as npt
 
+from patrec._epoch_state import EpochState
+
 def piecewise_linear_epoch(
-    values: npt.NDArray[np.floating],
-    columns: npt.NDArray[np.intp],
-    row_starts: npt.NDArray[np.intp],
-    n_features: int,
-    codes: npt.NDArray[np.intp],
-    first: npt.NDArray[np.intp],
+    state: EpochState,
     order: npt.NDArray[np.intp],
-    Wt: npt.NDArray[np.float64],
-    Ut: npt.NDArray[np.float64],
-    scores: npt.NDArray[np.float64],
-    counter: npt.NDArray[np.float64],
+    first: npt.NDArray[np.intp],
     rate: float,
     margin: float,
     averaged: bool,
-    log: npt.NDArray[np.intp],
-    n_logged: npt.NDArray[np.intp],
 ) -> int: ...

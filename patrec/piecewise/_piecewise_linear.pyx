@@ -3,12 +3,13 @@
 # Who does what
 # -------------
 # `piecewise_linear.py` validates the parameters and the data, builds the starting
-# weights (k-means subclass means or zeros) and puts the data in row storage (see
-# `patrec/_training.pxd`); the epoch driver of `patrec/_training.py` draws the
+# weights (k-means subclass means or zeros) and binds them, the data in row storage
+# (see `patrec/_training.pxd`) and the codes once, in an `EpochState`
+# (`patrec/_epoch_state.pyx`); the epoch driver of `patrec/_training.py` draws the
 # visiting order of each epoch and decides when to stop.  `piecewise_linear_epoch`
-# below makes one pass over the rows with the GIL released; it allocates nothing
-# (the caller hands in the scratch array for the scores and, when the history is
-# recorded, the log of the corrections).
+# below makes one pass over the rows of the state with the GIL released; it
+# allocates nothing (the state holds the scratch array for the scores and, when the
+# history is recorded, the log of the corrections).
 #
 # Layout: the augmented weight vectors alpha of all subclasses are the columns of
 # Wt, shape (n_features + 1, n_subclasses), grouped by class: the subclasses of class
@@ -23,28 +24,43 @@
 # Averaging follows `patrec/linear/_perceptron.pyx`: Ut accumulates every update
 # times the number of steps taken before it, and the caller subtracts Ut / steps.
 
+from patrec._epoch_state cimport EpochState
 from patrec._typedefs cimport floating, intp_t
 from patrec._training cimport (visit_row, prefetch_label, class_scores, class_move,
                                all_finite, log_correction)
 
 
-def piecewise_linear_epoch(const floating[::1] values, const intp_t[::1] columns,
-                           const intp_t[::1] row_starts, intp_t n_features,
-                           const intp_t[::1] codes, const intp_t[::1] first,
-                           const intp_t[::1] order, double[:, ::1] Wt,
-                           double[:, ::1] Ut, double[::1] scores, double[::1] counter,
-                           double rate, double margin, bint averaged,
-                           intp_t[:, ::1] log, intp_t[::1] n_logged):
+def piecewise_linear_epoch(EpochState state, const intp_t[::1] order,
+                           const intp_t[::1] first, double rate, double margin,
+                           bint averaged):
     """One epoch of the subclass error-correction rule; return the number of
     corrections (-1 when a score overflowed).
 
     For row y (augmented) of class j: m is the best subclass of class j and n the
     best subclass of any other class (the first one on ties).  The row is a mistake
     when alpha_m . y - alpha_n . y <= margin (ties count as mistakes); then
-    alpha_m += rate * y and alpha_n -= rate * y.  ``scores`` is scratch space of
-    length n_subclasses; ``counter[0]`` counts the steps, for the averaging.  A
-    correction is logged as (position, t, m, n).
+    alpha_m += rate * y and alpha_n -= rate * y.  The state's W, ``Wt``, holds the
+    alpha as its columns, its U the averaging sums; ``counter[0]`` counts the
+    steps, for the averaging.  A correction is logged as (position, t, m, n).
     """
+    if state.single:
+        return _piecewise_linear_epoch(state.values32, state, order, first, rate,
+                                       margin, averaged)
+    return _piecewise_linear_epoch(state.values64, state, order, first, rate, margin,
+                                   averaged)
+
+
+cdef intp_t _piecewise_linear_epoch(const floating[::1] values, EpochState state,
+                                    const intp_t[::1] order, const intp_t[::1] first,
+                                    double rate, double margin, bint averaged):
+    """`piecewise_linear_epoch` on rows of one precision."""
+    cdef const intp_t[::1] columns = state.columns, row_starts = state.row_starts
+    cdef const intp_t[::1] codes = state.codes
+    cdef intp_t n_features = state.n_features
+    cdef double[:, ::1] Wt = state.W, Ut = state.U
+    cdef double[::1] scores = state.scores, counter = state.counter
+    cdef intp_t[:, ::1] log = state.log
+    cdef intp_t[::1] n_logged = state.n_logged
     cdef intp_t n_subclasses = Wt.shape[1]
     cdef intp_t p, i, j, s, own, rival, nnz, corrections = 0
     cdef const floating* row_values

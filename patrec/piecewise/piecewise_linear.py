@@ -25,12 +25,11 @@ it.  The loop is ``_piecewise_linear.piecewise_linear_epoch``, driven by
 import numpy as np
 
 from .._training import (
+    EpochTrainerMixin,
     MulticlassEpochs,
-    check_epoch,
     check_epochs,
     check_finite_weights,
     linear_scores,
-    run_epochs,
 )
 from .._validation import check_flag, check_option, check_random_state, check_scalar
 from ..base import BaseEstimator, ClassifierMixin, decision_from_scores
@@ -40,7 +39,7 @@ from ._subclasses import subclass_counts, subclass_means
 __all__ = ["PiecewiseLinearClassifier"]
 
 
-class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
+class PiecewiseLinearClassifier(EpochTrainerMixin, ClassifierMixin, BaseEstimator):
     """Piecewise-linear machine: each class scores its best of several linear pieces.
 
     The discriminant of class i is g_i(x) = max_l a_i^l . (x, 1) over its
@@ -211,17 +210,7 @@ class PiecewiseLinearClassifier(ClassifierMixin, BaseEstimator):
         learner = _PiecewiseEpochs(
             X, codes, Wt, first, float(rate), float(margin), averaged
         )
-        corrections, history = run_epochs(
-            learner,
-            codes,
-            max_epochs=max_epochs,
-            shuffle=self.shuffle,
-            random_state=rng,
-            record_history=self.record_history,
-            verbose=self.verbose,
-        )
-        Wt = learner.finish()
-        check_finite_weights(Wt, X)
+        Wt, corrections, history = self._train_epochs(learner, max_epochs, rng)
         self.coef_ = Wt[:n_features].T.copy()
         self.intercept_ = Wt[n_features].copy()
         self.n_subclasses_ = counts
@@ -316,28 +305,11 @@ class _PiecewiseEpochs(MulticlassEpochs):
         self.first = first
         self.subclass_class = np.repeat(np.arange(len(first) - 1), np.diff(first))
 
-    def epoch(self, number, order, log, n_logged):
-        values, columns, row_starts = self.storage
-        return check_epoch(
+    def epoch(self, number, order):
+        return self.checked(
             piecewise_linear_epoch(
-                values,
-                columns,
-                row_starts,
-                self.n_features,
-                self.codes,
-                self.first,
-                order,
-                self.Wt,
-                self.Ut,
-                self.scores,
-                self.counter,
-                self.rate,
-                self.margin,
-                self.averaged,
-                log,
-                n_logged,
-            ),
-            self.X,
+                self.state, order, self.first, self.rate, self.margin, self.averaged
+            )
         )
 
     def describe(self, rows, log):

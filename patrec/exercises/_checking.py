@@ -11,14 +11,16 @@ modifies its inputs, or parts from the rule.  The outcome is a `CheckResult`: tr
 only when every case passed, printed as text in a terminal and as HTML in a notebook.
 """
 
-import copy
 import html
-import inspect
+import signal
+import sys
 import textwrap
-import traceback
+import time
 import warnings
 
 import numpy as np
+
+from ._isolation import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT, calls
 
 __all__ = [
     "Case",
@@ -151,9 +153,15 @@ class CheckResult:
     seed : int
         The seed of the random cases: ``check(name, function, seed=seed)``
         reproduces this report exactly.
+    note : str or None
+        How the function was run, when not as usual (in this process, without
+        limits, where it could not be sent to a child process).
+    seconds : float
+        The time the check took, the child process included.
     """
 
-    def __init__(self, exercise, seed, n_cases, n_passed, case=None, divergence=None):
+    def __init__(self, exercise, seed, n_cases, n_passed, case=None, divergence=None,
+                 note=None, seconds=0.0):  # fmt: skip
         self.name = exercise.name
         self.title = exercise.title
         self.seed = seed
@@ -161,6 +169,8 @@ class CheckResult:
         self.n_passed = n_passed
         self.case = case
         self.divergence = divergence
+        self.note = note
+        self.seconds = seconds
 
     @property
     def passed(self):
@@ -170,15 +180,32 @@ class CheckResult:
     def __bool__(self):
         return self.passed
 
+    @property
+    def summary(self):
+        """The report in one line: "passed", or where the function first parted
+        from the rule and how (the gradebook's column)."""
+        if self.passed:
+            return "passed"
+        text = (
+            f"{self.case.title}: at {self.divergence.where}: {self.divergence.message}"
+        )
+        return " ".join(text.split())
+
     def _lines(self):
         """The report as (kind, text) pairs, shared by the text and HTML forms."""
+        yield from self._report()
+        if self.note:
+            yield "text", self.note
+
+    def _report(self):
         if self.passed:
             yield "head", f"{self.title}: passed"
             yield (
                 "text",
                 (
-                    f"Your function agreed with the reference on all {self.n_cases} cases "
-                    f"(the course's examples and random ones, seed={self.seed})."
+                    f"Your function agreed with the reference on all {self.n_cases} "
+                    "cases (the course's examples, the fixed cases and random ones, "
+                    f"seed={self.seed})."
                 ),
             )
             return
@@ -242,39 +269,74 @@ def shuffled_classes(rng, parts):
     return X[order], labels[order]
 
 
-def run_check(exercise, function, seed):
-    """Run ``function`` on every case of ``exercise``; the `CheckResult`."""
+def run_check(exercise, function, seed, *, isolated=True,
+              time_limit=DEFAULT_TIME_LIMIT, memory_limit=DEFAULT_MEMORY_LIMIT,
+              output=None, job=None):  # fmt: skip
+    """Run ``function`` on every case of ``exercise``; the `CheckResult`.
+
+    The function runs in a child process (``isolated``) with ``time_limit``
+    seconds per case and ``memory_limit`` megabytes, or in this one; ``job``
+    (a student's file, for grading) stands for ``function`` in the child.
+    ``output(stream, text)`` receives what the function prints in a child."""
+    start = time.perf_counter()
     cases = exercise.cases(np.random.default_rng(seed))
-    for number, case in enumerate(cases):
-        divergence = _run_case(exercise, function, case)
-        if divergence is not None:
-            return CheckResult(exercise, seed, len(cases), number, case, divergence)
-    return CheckResult(exercise, seed, len(cases), len(cases))
+    runner = calls(
+        function,
+        [case.args for case in cases],
+        isolated=isolated,
+        time_limit=time_limit,
+        memory_limit=memory_limit,
+        output=output or _print,
+        job=job,
+    )
+    limits = {"time_limit": time_limit, "memory_limit": memory_limit}
+    with runner:
+        for number, case in enumerate(cases):
+            outcome = runner.outcome(number)
+            divergence = _judge(exercise, case, outcome, limits)
+            if divergence is not None:
+                return CheckResult(
+                    exercise, seed, len(cases), number, case, divergence,
+                    note=runner.note, seconds=time.perf_counter() - start,
+                )  # fmt: skip
+    return CheckResult(
+        exercise, seed, len(cases), len(cases), note=runner.note,
+        seconds=time.perf_counter() - start,
+    )  # fmt: skip
 
 
-def _run_case(exercise, function, case):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the reference's convergence warnings
-        expected = exercise.reference(**case.args)
-    given = copy.deepcopy(case.args)
-    try:
-        inspect.signature(function).bind(*given.values())
-    except TypeError as error:
+def _print(stream, text):
+    """What the student's function printed in the child, printed here."""
+    print(text, end="", file=sys.stderr if stream == "stderr" else sys.stdout)
+
+
+_SIGNALS = {
+    "SIGSEGV": "a segmentation fault: memory read or written out of bounds",
+    "SIGBUS": "a bus error: memory read or written out of bounds",
+    "SIGFPE": "an arithmetic fault",
+    "SIGABRT": "an abort",
+    "SIGILL": "an illegal instruction",
+    "SIGKILL": "killed, perhaps by the system for want of memory",
+}
+
+
+def _judge(exercise, case, outcome, limits):
+    """The `Divergence` of one call's outcome from the rule, or None."""
+    kind, line = outcome.kind, outcome.line
+    if kind == "returned":
+        return _compare(exercise, case, outcome.got, outcome.given)
+    names = ", ".join(case.args)
+    if kind == "signature":
         return Divergence(
             "the call",
-            f"Your function cannot be called with the exercise's {len(given)} "
-            f"arguments ({', '.join(given)}): {error}.",
+            f"Your function cannot be called with the exercise's {len(case.args)} "
+            f"arguments ({names}): {outcome.text}.",
             f"Keep the template's parameters: def {exercise.name}"
             f"({exercise.signature}).",
         )
-    except ValueError:  # a signature Python cannot read is not checked
-        pass
-    try:
-        got = function(*given.values())
-    except Exception as error:  # the student's error is the finding
-        line = _where_raised(error, function)
-        said = f": {error}" if str(error) else ""
-        if isinstance(error, NotImplementedError):
+    if kind == "raised":
+        said = f": {outcome.text}" if outcome.text else ""
+        if outcome.name == "NotImplementedError":
             hint = "Your function is not written yet: replace the template's body."
         else:
             hint = (
@@ -282,10 +344,112 @@ def _run_case(exercise, function, case):
                 + _describe_args(case.args)
             )
         return Divergence(
-            "the call",
-            f"Your function raised {type(error).__name__}{said}{line}.",
-            hint,
+            "the call", f"Your function raised {outcome.name}{said}{line}.", hint
         )
+    if kind == "exit":
+        return Divergence(
+            "the call",
+            f"Your function called sys.exit({outcome.code!r}){line}: the check "
+            "stopped it there and counts the case as not passed.",
+            "A function gives its answer with return; sys.exit, exit() and quit() "
+            "end a whole program.",
+        )
+    if kind == "os_exit":
+        how = (
+            f"called os._exit({outcome.code}){line}"
+            if line or outcome.code is None
+            else f"ended its process with exit code {outcome.code} before it returned"
+        )
+        return Divergence(
+            "the call",
+            f"Your function {how}: the check counts the case as not passed.",
+            "A function gives its answer with return; os._exit ends the process "
+            "at once.",
+        )
+    if kind == "timeout":
+        limit = limits["time_limit"]
+        running = f"; it was at {line.strip(' ()')} when it was stopped" if line else ""
+        return Divergence(
+            "the call",
+            f"Your function did not return within the time limit of {limit:g} s"
+            f"{running}.",
+            "A loop whose condition never becomes false does this; if your function "
+            "only needs more time, check(..., time_limit=seconds) allows more.",
+        )
+    if kind == "memory":
+        return Divergence(
+            "the call",
+            f"Your function needed more memory than the limit of "
+            f"{limits['memory_limit']:g} MB{line}.",
+            "The exercise's cases are small: an array far larger than the data "
+            "(n_samples² entries or more) is the usual cause; check(..., "
+            "memory_limit=megabytes) allows more.",
+        )
+    if kind == "died":
+        name = _signal_name(outcome.code)
+        what = _SIGNALS.get(name, "a signal")
+        return Divergence(
+            "the call",
+            f"Your function's process crashed: {name}, {what}{line}.",
+            "A crash comes from compiled code given bad input (ctypes, an "
+            "extension), or from the system's limits: run the function on these "
+            "inputs yourself (result.case.args holds them).",
+        )
+    if kind == "unreadable":
+        cause = {"timeout": "it did not finish within the time limit",
+                 "memory": "it needed more than the memory limit"}.get(
+            outcome.name, outcome.text or "it could not be copied"
+        )  # fmt: skip
+        return Divergence(
+            "what your function returned",
+            f"The check could not read what your function returned: {cause}{line}.",
+            "Return exactly what the template's docstring says, under Returns: "
+            "numpy arrays, numbers, lists and tuples of them.",
+        )
+    if kind == "load":
+        return _load_divergence(exercise, outcome, limits)
+    return Divergence(  # the child ended its cases early: a bug of the checker
+        "the call", f"The check lost your function's answer ({kind})."
+    )
+
+
+def _load_divergence(exercise, outcome, limits):
+    """Running the student's file (grading) did not give the function."""
+    how, _, name = outcome.name.partition(":")
+    if how == "missing":
+        return Divergence(
+            "your file",
+            f"Your file defines no function {exercise.name} (the name holds a "
+            f"{outcome.text}).",
+        )
+    text = {
+        "raised": f"raised {name}" + (f": {outcome.text}" if outcome.text else ""),
+        "exit": f"called sys.exit({outcome.code!r})",
+        "os_exit": f"called os._exit({outcome.code})",
+        "timeout": f"did not finish within {limits['time_limit']:g} s",
+        "memory": f"needed more than {limits['memory_limit']:g} MB",
+    }.get(how, how)
+    return Divergence(
+        "your file",
+        f"Running your file {text}{outcome.line}, before {exercise.name} could be "
+        "checked.",
+        "Your file runs from top to bottom when it is graded: keep only "
+        "definitions and quick code at its top level.",
+    )
+
+
+def _signal_name(number):
+    try:
+        return signal.Signals(number).name
+    except (ValueError, TypeError):
+        return f"signal {number}"
+
+
+def _compare(exercise, case, got, given):
+    """The divergence of a returned answer: inputs changed, or the rule's."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the reference's convergence warnings
+        expected = exercise.reference(**case.args)
     for name, value in case.args.items():
         if not _same(value, given[name]):
             return Divergence(
@@ -306,16 +470,6 @@ def _run_case(exercise, function, case):
             f"{error}.",
             "Return exactly what the template's docstring says, under Returns.",
         )
-
-
-def _where_raised(error, function):
-    """ " (line L of f)": the last line of the student's own file the error passed
-    through (not numpy's internals), or the last line of all when none did."""
-    frames = traceback.extract_tb(error.__traceback__)
-    code = getattr(function, "__code__", None)
-    own = [f for f in frames if code is not None and f.filename == code.co_filename]
-    frame = (own or frames or [None])[-1]
-    return f" (line {frame.lineno} of {frame.name})" if frame else ""
 
 
 def _kind(value):

@@ -22,6 +22,7 @@ from ..neighbors import (
     pairwise_distances,
 )
 from ._checking import Case, Divergence, Exercise, shuffled_classes
+from ._isolation import Unreadable
 from ._notation import as_array, fmt, omega, ordinal, sub, unpack
 
 # -- shared -------------------------------------------------------------------------
@@ -46,6 +47,8 @@ def _indices(value, name):
     """``value`` as a 1-D array of sample indices, or a `Divergence`."""
     array = as_array(value, name, (None,))
     if isinstance(array, Divergence):
+        if isinstance(value, Unreadable):
+            return array
         if np.ndim(value) == 0 or np.size(value) == 0:
             array = np.asarray(value, dtype=float).reshape(-1)
         else:

@@ -9,6 +9,7 @@ what was expected.
 import numpy as np
 
 from ._checking import Divergence
+from ._isolation import Unreadable
 
 _SUBSCRIPTS = str.maketrans("0123456789-", "₀₁₂₃₄₅₆₇₈₉₋")
 
@@ -75,6 +76,14 @@ def unpack(got, names):
 def as_array(value, name, shape=None, what=""):
     """``value`` as a float array of ``shape`` (None entries: any), or a
     `Divergence`."""
+    if isinstance(value, Unreadable):
+        return Divergence(
+            "what your function returned",
+            f"{name} must be a numpy array of numbers (or a list of them); yours is "
+            f"a {type(value).__name__}.",
+            "The check reads numpy arrays, lists, tuples and numbers only: return "
+            "np.asarray(...) of your result.",
+        )
     try:
         array = np.asarray(value, dtype=float)
     except (TypeError, ValueError):

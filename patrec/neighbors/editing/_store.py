@@ -10,6 +10,8 @@ smallest reduced distance, ties to the sample stored first (the lowest rank), so
 store filled in index order breaks ties like `BruteForce` (lower index first).
 """
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from ..._parallel import effective_n_jobs, run_row_ranges
@@ -58,13 +60,14 @@ class GrowingStore:
         self.stored_rows = np.empty_like(data)
         self.n_threads = effective_n_jobs(n_jobs)
         n_samples = data.shape[0]
-        self.tree = _store_tree(data, metric) if use_tree else None
+        self.tree = _store_tree(data) if use_tree else None
         self.store = np.empty(n_samples, dtype=np.intp)
         self.rank_of = np.empty(n_samples, dtype=np.intp)
         self.best = np.empty(n_samples)
         self.best_rank = np.empty(n_samples, dtype=np.intp)
         self.checked = np.empty(n_samples, dtype=np.intp)
         self.clear()
+        self.view = _condense.Store(self)  # the loops' C view of all the above
 
     def clear(self):
         """Empty the store (the tree keeps its shape) and forget every search."""
@@ -93,35 +96,16 @@ class GrowingStore:
             return
         if samples.shape[0] > _THREADED_BATCH:  # in tree order: fewer cache misses
             samples = samples[np.argsort(self.tree.position[samples])]
-        _condense.insert(self.tree, self.data, samples)
+        _condense.insert(self.view, samples)
 
     def search(self, samples):
         """Bring ``best``/``best_rank`` of ``samples`` up to date with the store."""
 
         def rows(lo, hi):
             if not self.use_tree:
-                _condense.catch_up_batch(
-                    self.metric.kind,
-                    self.metric.p,
-                    self.data,
-                    self.stored_rows,
-                    samples[lo:hi],
-                    self.size,
-                    self.best,
-                    self.best_rank,
-                    self.checked,
-                )
+                _condense.catch_up_batch(self.view, samples[lo:hi], self.size)
                 return
-            _condense.query_batch(
-                self.tree,
-                self.data,
-                samples[lo:hi],
-                self.rank_of,
-                self.size,
-                self.best,
-                self.best_rank,
-                self.checked,
-            )
+            _condense.query_batch(self.view, samples[lo:hi], self.size)
 
         if self.n_threads > 1 and samples.shape[0] >= _THREADED_BATCH:
             run_row_ranges(rows, samples.shape[0], self.n_threads)
@@ -139,12 +123,7 @@ class GrowingStore:
 
         def rows(lo, hi):
             _condense.knn_batch(
-                self.tree,
-                self.data,
-                samples[lo:hi],
-                self.rank_of,
-                distances[lo:hi],
-                ranks[lo:hi],
+                self.view, samples[lo:hi], distances[lo:hi], ranks[lo:hi]
             )
 
         run_row_ranges(
@@ -183,26 +162,15 @@ class GrowingStore:
         each sample whose nearest stored sample has another code is stored.
         Returns the number stored."""
         start = self.size
-        stop = _condense.resolve_batch(
-            self.metric.kind,
-            self.metric.p,
-            self.data,
-            codes,
-            samples,
-            self.best,
-            self.best_rank,
-            self.checked,
-            self.store,
-            self.rank_of,
-            start,
-        )
+        stop = _condense.resolve_batch(self.view, codes, samples, start)
         self._insert(start, stop)
         return stop - start
 
 
-def _store_tree(data, metric):
-    """The store's k-d tree over all rows of ``data`` (prepared for ``metric``), with
-    nothing stored yet."""
+def _store_tree(data):
+    """The store's k-d tree over all rows of ``data`` (prepared rows), with
+    nothing stored yet: its arrays (what `_condense.Store` reads) and its pruning
+    margins ``grow`` and ``tiny``."""
     n_samples, n_features = data.shape
     scratch = data.copy()  # (the partition reorders the rows it is given)
     cut = partition_samples(
@@ -224,8 +192,7 @@ def _store_tree(data, metric):
     position[order] = np.arange(n_samples)
     # rounding margin of the pruning test (see _condense.pyx)
     slack = 8 * (n_features + 8) * np.finfo(data.dtype).eps / 2
-    return _condense.make_store_tree(
-        data=data,
+    return SimpleNamespace(
         perm=order,
         position=position,
         node_start=node_start,
@@ -235,8 +202,6 @@ def _store_tree(data, metric):
         count=np.zeros(len(node_start), dtype=np.intp),
         box_low=np.empty((len(node_start), n_features), dtype=data.dtype),
         box_high=np.empty((len(node_start), n_features), dtype=data.dtype),
-        kind=metric.kind,
-        p=metric.p,
         grow=(1 + slack) / (1 - slack),
         tiny=8 * (n_features + 8) * float(np.finfo(data.dtype).tiny),
     )

@@ -14,7 +14,8 @@ Times are CPU times of the measured call (single thread), median of the interlea
 repeats.  The workloads cover what a re-layout of the search and editing code can
 touch: building and querying the branch-and-bound tree (k-d and k-means
 partitions), radius queries, brute force, and Hart's condensing and multi-edit,
-whose store is the condensing tree.
+whose store is the condensing tree; and the four error-correcting learners, whose
+epoch kernels share the epoch state.
 """
 
 import argparse
@@ -92,6 +93,28 @@ WORKLOADS = {
         "kept = condense(X, y)",
         "kept",
     ),
+    "condense 5k d2": (
+        "from patrec.neighbors import condense\n"
+        "X = rng.normal(size=(5_000, 2)); y = (X[:, 0] + 0.5 * rng.normal(\n"
+        "    size=5_000) > 0).astype(int)",
+        "kept = condense(X, y)",
+        "kept",
+    ),
+    **{
+        f"{name} 20k d20": (
+            f"from patrec import {cls}\n"
+            "X = rng.normal(size=(20_000, 20)); y = rng.integers(0, 4, 20_000)\n"
+            "X[np.arange(20_000), y] += 1.0",
+            f"model = {cls}({params}max_epochs=50, random_state=0).fit(X, y)",
+            "np.concatenate([model.coef_.ravel(), model.intercept_])",
+        )
+        for name, cls, params in (
+            ("perceptron", "Perceptron", ""),
+            ("linear machine", "LinearMachine", ""),
+            ("multiclass svm", "MulticlassSVM", ""),
+            ("piecewise linear", "PiecewiseLinearClassifier", "n_subclasses=2, "),
+        )
+    },
     "multiedit 100k d2": (
         "from patrec.neighbors import multiedit\n"
         "X = rng.normal(size=(100_000, 2)); y = (X[:, 0] + 0.5 * rng.normal(\n"

@@ -125,9 +125,8 @@ DEVELOPER = re.compile(r"\btests/\w|load average|development machine|\.ci/run")
 USER_PAGES = sorted(
     page
     for page in [*DOCS.glob("*.rst"), *GUIDE.glob("*.rst")]
-    # the maintainers' page is for developers; the performance page is another
-    # change's (issue 40, items 6 and 7)
-    if page.name not in ("maintainers.rst", "performance.rst")
+    # the maintainers' page is for developers
+    if page.name != "maintainers.rst"
 )
 
 

@@ -65,9 +65,11 @@ def compare(baseline, data, d, k, dtype, queries, n, rounds):
     Q = points[n:] if queries == "separate" else X
     tree = BranchBoundTree(X)
     ours = tree._tree
-    theirs = baseline.make_search_tree(
-        **{field: getattr(ours, field) for field in baseline.FIELDS}
-    )
+    fields = {field: getattr(ours, field) for field in baseline.FIELDS}
+    try:  # (a mapping since issue 41; keywords before)
+        theirs = baseline.make_search_tree(fields)
+    except TypeError:
+        theirs = baseline.make_search_tree(**fields)
     order = tree._search_order(Q)  # (the order `query` searches them in)
     Q_ordered = Q.take(order, axis=0)
     answers = {

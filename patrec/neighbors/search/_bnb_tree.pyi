@@ -1,4 +1,7 @@
 # Type stub of the compiled module patrec.neighbors.search._bnb_tree.
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
@@ -41,27 +44,7 @@ NODE_FIELDS: tuple[str, ...]
 FIELDS: tuple[str, ...]
 
 def make_search_tree(
-    *,
-    data: npt.NDArray[np.floating],
-    order: npt.NDArray[np.intp],
-    to_center: npt.NDArray[np.float64],
-    node_start: npt.NDArray[np.intp] | None,
-    node_end: npt.NDArray[np.intp] | None,
-    node_child: npt.NDArray[np.intp] | None,
-    node_nchild: npt.NDArray[np.intp] | None,
-    centers: npt.NDArray[np.floating],
-    radius: npt.NDArray[np.float64],
-    low: npt.NDArray[np.floating],
-    high: npt.NDArray[np.floating],
-    kd_nodes: npt.NDArray[np.intp],
-    kd_cuts: npt.NDArray[np.floating],
-    kd_spans: npt.NDArray[np.floating],
-    kind: int,
-    p: float,
-    grow: float,
-    tiny: float,
-    use_boxes: bool,
-    depth: int,
+    fields: Mapping[str, Any],
 ) -> SearchTree: ...
 def knn_search(
     search_tree: SearchTree,

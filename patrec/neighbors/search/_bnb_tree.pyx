@@ -646,23 +646,28 @@ FIELDS = ("data", "order", "to_center", *NODE_FIELDS, "centers", "radius", "low"
           "depth")
 
 
-def make_search_tree(*, data, order, to_center, node_start, node_end, node_child,
-                     node_nchild, centers, radius, low, high, kd_nodes, kd_cuts,
-                     kd_spans,
-                     int kind, double p, double grow, double tiny, bint use_boxes,
-                     intp_t depth):
-    """A `SearchTree` holding what it is given (the arrays are not copied; the lean
-    euclidean k-d tree keeps no node arrays: None, or dropped when given)."""
+def make_search_tree(fields):
+    """A `SearchTree` holding the values of ``fields``, a mapping of every name of
+    `FIELDS` (the arrays are not copied; the lean euclidean k-d tree keeps no node
+    arrays: None, or dropped when given)."""
     cdef SearchTree tree = SearchTree.__new__(SearchTree)
-    if use_boxes and kind == SQEUCLIDEAN:
+    if set(fields) != set(FIELDS):
+        raise TypeError(f"a search tree's fields are {FIELDS}, got {tuple(fields)}")
+    node_start, node_end, node_child, node_nchild = (fields[name]
+                                                     for name in NODE_FIELDS)
+    if fields["use_boxes"] and fields["kind"] == SQEUCLIDEAN:
         node_start = node_end = node_child = node_nchild = None
-    tree.data, tree.order, tree.to_center = data, order, to_center
+    tree.data, tree.order, tree.to_center = (fields["data"], fields["order"],
+                                             fields["to_center"])
     tree._node_start, tree._node_end = node_start, node_end
     tree._node_child, tree._node_nchild = node_child, node_nchild
-    tree.centers, tree.radius, tree.low, tree.high = centers, radius, low, high
-    tree.kd_nodes, tree.kd_cuts, tree.kd_spans = kd_nodes, kd_cuts, kd_spans
-    tree.kind, tree.p, tree.grow, tree.tiny = kind, p, grow, tiny
-    tree.use_boxes, tree.depth = use_boxes, depth
+    tree.centers, tree.radius = fields["centers"], fields["radius"]
+    tree.low, tree.high = fields["low"], fields["high"]
+    tree.kd_nodes, tree.kd_cuts = fields["kd_nodes"], fields["kd_cuts"]
+    tree.kd_spans = fields["kd_spans"]
+    tree.kind, tree.p = fields["kind"], fields["p"]
+    tree.grow, tree.tiny = fields["grow"], fields["tiny"]
+    tree.use_boxes, tree.depth = fields["use_boxes"], fields["depth"]
     _bind(tree)
     return tree
 
@@ -726,7 +731,7 @@ def _from_fields(fields):
     checked (a damaged pickle is an error, never a crash of the search)."""
     fields = unstamped(fields, "search tree")
     check_tree_fields(fields, MAX_CHILDREN)
-    return make_search_tree(**fields)
+    return make_search_tree(fields)
 
 
 def knn_search(SearchTree search_tree, const floating[:, ::1] queries,

@@ -385,26 +385,28 @@ def build_search_tree(data, metric, partition, branching, leaf_size, seed, log):
     eps = np.finfo(data.dtype).eps / 2
     slack = (4 * (n_features + 8) + cut.depth) * eps
     return _bnb_tree.make_search_tree(
-        data=data,
-        order=cut.order,
-        to_center=to_center,
-        node_start=node_start,
-        node_end=node_end,
-        node_child=node_child,
-        node_nchild=node_nchild,
-        centers=centers,
-        radius=radius,
-        low=low,
-        high=high,
-        kd_nodes=np.ascontiguousarray(kd_nodes, dtype=np.intp),
-        kd_cuts=kd_cuts,
-        kd_spans=kd_spans,
-        kind=metric.kind,
-        p=metric.p,
-        grow=(1 + slack) / (1 - slack),
-        tiny=n_features * float(np.sqrt(np.finfo(data.dtype).tiny)),
-        use_boxes=use_boxes,
-        depth=cut.depth,
+        {
+            "data": data,
+            "order": cut.order,
+            "to_center": to_center,
+            "node_start": node_start,
+            "node_end": node_end,
+            "node_child": node_child,
+            "node_nchild": node_nchild,
+            "centers": centers,
+            "radius": radius,
+            "low": low,
+            "high": high,
+            "kd_nodes": np.ascontiguousarray(kd_nodes, dtype=np.intp),
+            "kd_cuts": kd_cuts,
+            "kd_spans": kd_spans,
+            "kind": metric.kind,
+            "p": metric.p,
+            "grow": (1 + slack) / (1 - slack),
+            "tiny": n_features * float(np.sqrt(np.finfo(data.dtype).tiny)),
+            "use_boxes": use_boxes,
+            "depth": cut.depth,
+        }
     )
 
 

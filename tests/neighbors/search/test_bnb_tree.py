@@ -441,7 +441,7 @@ def test_the_lean_tree_keeps_its_node_arrays_once():
     assert not np.shares_memory(other.node_start, other.kd_nodes)
     fields = {name: getattr(other, name) for name in FIELDS}
     with pytest.raises(ValueError, match="no node arrays"):
-        make_search_tree(**{**fields, **dict.fromkeys(NODE_FIELDS)})
+        make_search_tree({**fields, **dict.fromkeys(NODE_FIELDS)})
 
 
 @pytest.mark.parametrize("partition", ["kd", "kmeans"])

@@ -86,6 +86,7 @@ html_sidebars = {
         "index",
         "getting_started",
         "course",
+        "grading",
         "cli",
         "datasets",
         "performance",

@@ -9,6 +9,8 @@ prints a table of error rates and fit / predict times::
     patrec compare --data iris.data --no-header --target 5
     patrec compare --classifiers minimum-distance knn --seed 3
 
+``patrec grade SUBMISSIONS`` checks a class's exercises (`patrec.exercises.grade`).
+
 The table goes to standard output.  While it runs, a one-line progress report is shown
 on standard error when that is a terminal (never in a pipe or a log file; ``--quiet``
 turns it off).  Bad input (a missing file or column, non-numeric features, a target
@@ -256,7 +258,71 @@ def build_parser():
         action="store_true",
         help="no progress line and no notes on standard error",
     )
+    _add_grade(commands)
     return parser
+
+
+def _add_grade(commands):
+    """``patrec grade``'s arguments; the command is patrec.exercises' grade."""
+    grade = commands.add_parser(
+        "grade",
+        formatter_class=_HelpFormatter,
+        help="check a class's exercises: a gradebook and a feedback page per student",
+        description="Check every exercise each student's file defines (.py files "
+        "and .ipynb notebooks in SUBMISSIONS), each in a child process with a time "
+        "and a memory limit; write OUT/gradebook.csv and OUT/feedback/STUDENT.md.",
+    )
+    grade.add_argument("submissions", metavar="SUBMISSIONS", help="the folder of files")
+    grade.add_argument(
+        "--out",
+        default="grades",
+        metavar="OUT",
+        help="where the gradebook and the feedback pages go (default: grades)",
+    )
+    grade.add_argument(
+        "--exercises",
+        nargs="+",
+        default=None,
+        metavar="NAME",
+        help="grade only these exercises (default: every one a file defines)",
+    )
+    grade.add_argument(
+        "--seed",
+        type=_non_negative_int,
+        default=0,
+        help="seed of the random cases, the same for every student (default: 0)",
+    )
+    grade.add_argument(
+        "--time-limit",
+        type=_positive_number,
+        default=5.0,
+        metavar="SECONDS",
+        help="the most a function may take on one case (default: 5)",
+    )
+    grade.add_argument(
+        "--memory-limit",
+        type=_positive_number,
+        default=1024.0,
+        metavar="MB",
+        help="the most memory a function may allocate, enforced on Linux "
+        "(default: 1024)",
+    )
+    grade.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no line per student on standard error",
+    )
+
+
+def _positive_number(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
 
 
 def _non_negative_int(text):
@@ -1430,6 +1496,10 @@ def main(argv=None):
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
+    if args.command == "grade":
+        from .exercises._grading import command
+
+        return command(args)
     try:
         return compare(args)
     except UsageError as exc:

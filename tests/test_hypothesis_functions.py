@@ -113,6 +113,10 @@ EXCLUDED = {
     "patrec.plotting.evaluation.plot_error_reject_curve": (
         "draws a figure (tests/plotting/test_evaluation.py)"
     ),
+    "patrec.exercises.grade": (
+        "runs students' files in child processes and writes a gradebook: graded on a "
+        "folder of every kind of submission in tests/exercises/test_grading.py"
+    ),
 }
 
 

@@ -22,43 +22,19 @@ The exercises, by chapter (``names()`` lists them):
 - piecewise: ``minimum_distance``;
 - neighbors: ``knn``, ``branch_and_bound``, ``wilson_editing``, ``multiedit``,
   ``hart_condensing``.
+
+``grade(folder)`` checks a whole class's files at once (``patrec grade`` on the
+command line): a gradebook and a feedback page per student.
 """
 
 import numbers
 
+from . import _grading, _isolation
 from ._checking import CheckResult, run_check
-from ._discriminant import FisherLDAExercise, QDAExercise
 from ._isolation import DEFAULT_MEMORY_LIMIT, DEFAULT_TIME_LIMIT
-from ._linear import KeslerExercise, LinearMachineExercise, PerceptronExercise
-from ._neighbors import (
-    BranchBoundExercise,
-    HartCondensingExercise,
-    KNNExercise,
-    MultieditExercise,
-    WilsonEditingExercise,
-)
-from ._output_codes import OutputCodesExercise
-from ._piecewise import MinimumDistanceExercise
+from ._registry import EXERCISES as _EXERCISES
 
-__all__ = ["CheckResult", "check", "describe", "names", "template"]
-
-_EXERCISES = {
-    exercise.name: exercise
-    for exercise in (
-        PerceptronExercise(),
-        LinearMachineExercise(),
-        KeslerExercise(),
-        OutputCodesExercise(),
-        FisherLDAExercise(),
-        QDAExercise(),
-        MinimumDistanceExercise(),
-        KNNExercise(),
-        BranchBoundExercise(),
-        WilsonEditingExercise(),
-        MultieditExercise(),
-        HartCondensingExercise(),
-    )
-}
+__all__ = ["CheckResult", "check", "describe", "grade", "names", "template"]
 
 
 def names():
@@ -238,6 +214,8 @@ def check(
     memory_limit = _limit(memory_limit, "memory_limit", "megabytes")
     if not isinstance(isolated, bool):
         raise TypeError(f"isolated must be True or False; got {isolated!r}.")
+    if _isolation.LOADING:  # a file being graded checks itself: it is graded anyway
+        return CheckResult(exercise, int(seed), 0, 0, note="Not run while grading.")
     return run_check(
         exercise,
         function,
@@ -245,6 +223,100 @@ def check(
         isolated=isolated,
         time_limit=time_limit,
         memory_limit=memory_limit,
+    )
+
+
+def grade(
+    submissions,
+    out="grades",
+    *,
+    exercises=None,
+    seed=0,
+    time_limit=DEFAULT_TIME_LIMIT,
+    memory_limit=DEFAULT_MEMORY_LIMIT,
+):
+    """Grade a class: check every exercise each student's file defines.
+
+    Each ``.py`` file or Jupyter notebook (``.ipynb``) at the top of the folder
+    ``submissions`` is a student's, named by the file's name without its suffix.
+    The exercises a file defines are the functions named as the templates name
+    them (``def knn(...)``, an assignment or an import of that name), read from
+    its source without running it.  Each is checked as `check` checks it, in a
+    child process that runs the student's file anew (a notebook: its code cells,
+    in order, IPython's ``%`` and ``!`` lines left out; no Jupyter needed), with
+    the same limits: what one function does (an exception, an exit, an endless
+    loop, a crash, memory) is that exercise's report and nothing else's.  The
+    ``check(...)`` calls a file makes at its top level return at once, unchecked.
+
+    Two files are written in ``out`` (created if need be):
+
+    - ``gradebook.csv``: the columns student, exercise, passed (1 or 0),
+      divergence (the first divergence in one line; empty when passed) and
+      seconds, a row per student and exercise, the students in the order of
+      their files' names, the exercises in the course's order; a file that cannot
+      be read or defines no exercise has one row, exercise "(file)", that says
+      why;
+    - ``feedback/<student>.md``: a page per student with each exercise's report,
+      in Markdown.
+
+    The same folder gives the same gradebook, the seconds aside (and provided the
+    students' functions give the same answers each time they run).
+
+    Parameters
+    ----------
+    submissions : str or path
+        The folder of the students' files.
+    out : str or path, default="grades"
+        Where the gradebook and the feedback pages are written.
+    exercises : list of str or None, default=None
+        Grade only these exercises (`names`); None: every one.
+    seed : int, default=0
+        The seed of the random cases, the same for every student.
+    time_limit : float or None, default=5.0
+        The most seconds a function may take on one case, and a file to run.
+    memory_limit : float or None, default=1024
+        The most megabytes a function may allocate (enforced on Linux).
+
+    Returns
+    -------
+    list of Grade
+        The gradebook's rows: ``student``, ``exercise``, ``passed``,
+        ``divergence``, ``seconds`` and the whole report, ``result`` (a
+        `CheckResult`; None for a "(file)" row).
+
+    Raises
+    ------
+    ValueError
+        When ``submissions`` is not a folder or holds no ``.py`` or ``.ipynb``
+        file, or an argument is out of range.
+    TypeError
+        When an argument is of the wrong type.
+
+    See Also
+    --------
+    check : the check of one function, as a student runs it.
+
+    Notes
+    -----
+    ``patrec grade SUBMISSIONS`` runs it from the command line.  On Windows the
+    files are run in spawned child processes: nothing has to be importable.
+    """
+    if exercises is not None:
+        if isinstance(exercises, str):
+            exercises = [exercises]
+        for name in exercises:
+            _exercise(name)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be an int; got {type(seed).__name__}.")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int; got {seed}.")
+    return _grading.grade(
+        submissions,
+        out,
+        exercises=exercises,
+        seed=int(seed),
+        time_limit=_limit(time_limit, "time_limit", "seconds"),
+        memory_limit=_limit(memory_limit, "memory_limit", "megabytes"),
     )
 
 

@@ -229,6 +229,22 @@ class CheckResult:
             ),
         )
 
+    def _markdown(self):
+        """The report in Markdown (a grading's feedback page)."""
+        parts = []
+        for kind, text in self._lines():
+            if kind == "head":
+                parts.append(f"**{text}**")
+            elif kind == "where":
+                parts.append(f"At {text}:")
+            elif kind == "message":
+                parts.append("```text\n" + text + "\n```")
+            elif kind == "hint":
+                parts.append(f"*Hint:* {text}")
+            else:
+                parts.append(text)
+        return "\n\n".join(parts)
+
     def __str__(self):
         prefixes = {"head": "", "text": "", "where": "At ", "message": "", "hint": ""}
         parts = []
@@ -368,7 +384,9 @@ def _judge(exercise, case, outcome, limits):
         )
     if kind == "timeout":
         limit = limits["time_limit"]
-        running = f"; it was at {line.strip(' ()')} when it was stopped" if line else ""
+        at = line.strip(" ()")
+        running = f"; it was {'in' if at.startswith('the loop') else 'at'} {at}"
+        running = running if line else ""
         return Divergence(
             "the call",
             f"Your function did not return within the time limit of {limit:g} s"

@@ -37,6 +37,7 @@ import pickle
 import re
 import signal
 import sys
+import textwrap
 import time
 import traceback
 import types
@@ -61,6 +62,10 @@ _MAX_OUTPUT = 20_000
 _MAX_RESULT_BYTES = 64 * 2**20
 
 _START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+# True in a child while it runs a student's file: the check() calls the file
+# makes at its top level (an exercise page's cells do) return at once, unchecked.
+LOADING = False
 
 
 class Outcome:
@@ -251,18 +256,69 @@ def where(frames, function):
     filename = code.co_filename if code is not None else None
     own = [f for f in frames if filename is not None and f.filename == filename]
     frame = (own or list(frames) or [None])[-1]
-    return f" (line {frame.lineno} of {frame.name})" if frame else ""
+    return _said(frame.filename, frame.lineno, frame.name) if frame else ""
 
 
-def _where_in_dump(dump, function):
-    """The line of the student's code in a fault handler's dump, or ""."""
+def _said(filename, lineno, name):
+    """ " (line L of f)", and the notebook cell when the code is one's; the file
+    for code at a module's top level."""
+    cell = filename.rpartition(", ")[2] if ", cell " in filename else ""
+    if name == "<module>":
+        name, cell = filename, ""
+    return f" (line {lineno} of {name}{', ' + cell if cell else ''})"
+
+
+def _where_stopped(error, function, sources):
+    """Where a function stopped by the timer was, said so that every run says the
+    same: the outermost loop of the called function around the line it was at
+    (" (the loop at line L of f)"), else that line (a call that had not
+    returned).  ``sources``: the student's code by file name, where inspect
+    cannot read it."""
+    frames = traceback.extract_tb(error.__traceback__)
     code = getattr(function, "__code__", None)
+    own = [f for f in frames if code is not None and f.filename == code.co_filename]
+    if not own:
+        return ""
+    entry = own[0]  # the called function's frame: it waits where it loops or calls
+    loops = _loops(function, sources)
+    around = [start for start, end in loops if start <= entry.lineno <= end]
+    if around:
+        cell = _said(entry.filename, min(around), entry.name)
+        return cell.replace(" (line", " (the loop at line", 1)
+    return _said(entry.filename, entry.lineno, entry.name)
+
+
+def _loops(function, sources):
+    """(first line, last line) of every for and while loop of ``function``."""
+    import ast
+
+    code = function.__code__
+    try:
+        if code.co_filename in sources:
+            tree = ast.parse(sources[code.co_filename])
+        else:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+            offset = code.co_firstlineno - 1
+            for node in ast.walk(tree):
+                if hasattr(node, "lineno"):
+                    node.lineno += offset
+                    node.end_lineno += offset
+    except (OSError, TypeError, SyntaxError):
+        return []
+    return [
+        (node.lineno, node.end_lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.For, ast.While, ast.AsyncFor))
+        and code.co_firstlineno <= node.lineno
+    ]
+
+
+def _where_in_dump(dump, own_files):
+    """The line of the student's code in a fault handler's dump (the innermost
+    frame in one of ``own_files``, else the innermost), or ""."""
     frames = re.findall(r'File "(.*)", line (\d+) in (\S+)', dump)
-    if code is not None:
-        own = [f for f in frames if f[0] == code.co_filename]
-        if own:
-            return f" (line {own[0][1]} of {own[0][2]})"
-    return ""
+    own = [f for f in frames if f[0] in own_files] or frames
+    return _said(own[0][0], own[0][1], own[0][2]) if own else ""
 
 
 # -- the child ----------------------------------------------------------------------
@@ -313,13 +369,13 @@ def _limit_memory(megabytes):
         pass
 
 
-def load_source(source, filename):
-    """The module of a student's file: its source run as a module of its own (a
-    notebook's code cells joined, IPython's ``%`` and ``!`` lines left out)."""
+def load_source(parts):
+    """The module of a student's file: its (name, source) parts (a notebook's
+    cells) run in order in one module of its own, each compiled under its name."""
     module = types.ModuleType("submission")
-    module.__file__ = filename
-    code = compile(source, filename, "exec")
-    exec(code, module.__dict__)
+    module.__file__ = parts[0][0] if parts else "submission"
+    for name, source in parts:
+        exec(compile(source, name, "exec"), module.__dict__)
     return module
 
 
@@ -363,7 +419,9 @@ def _child_main(conn, job, cases, time_limit, memory_limit, fault_fd):
         try:
             return call(), None
         except _TimeLimit as error:
-            return None, Outcome("timeout", line=_line(error, function))
+            return None, Outcome(
+                "timeout", line=_where_stopped(error, function, sources)
+            )
         except SystemExit as error:
             return None, Outcome("exit", code=error.code, line=_line(error, function))
         except MemoryError as error:
@@ -381,13 +439,18 @@ def _child_main(conn, job, cases, time_limit, memory_limit, fault_fd):
                 signal.setitimer(signal.ITIMER_REAL, 0)
 
     kind = job[0]
+    sources = dict(job[1]) if kind == "source" else {}
     if kind == "function":
         function = job[1]
     elif kind == "pickled":
         function = pickle.loads(job[1])
-    else:  # ("source", text, filename, name): a student's file
-        _, source, filename, name = job
-        module, failed = timed(lambda: load_source(source, filename))
+    else:  # ("source", parts, name): a student's file
+        _, parts, name = job
+        global LOADING
+        LOADING = True  # the file's own calls of check() return at once
+        os.environ["MPLBACKEND"] = "Agg"  # its figures are drawn for nobody
+        module, failed = timed(lambda: load_source(parts))
+        LOADING = False
         if failed is not None:
             failed.kind, failed.name = "load", failed.kind + ":" + failed.name
             send(failed)
@@ -510,7 +573,13 @@ class _Child:
         self.method = method
         self.process = None
         self.fault_read = None
-        self.function = job[1] if job[0] == "function" else None
+        if job[0] == "function":
+            code = getattr(job[1], "__code__", None)
+            self.own_files = {code.co_filename} if code is not None else set()
+        elif job[0] == "source":
+            self.own_files = {name for name, _ in job[1]}
+        else:
+            self.own_files = set()
 
     def __enter__(self):
         context = multiprocessing.get_context(self.method)
@@ -585,11 +654,7 @@ class _Child:
                 dump = os.read(self.fault_read, 65536).decode(errors="replace")
             except (BlockingIOError, OSError):
                 pass
-        line = _where_in_dump(dump, self.function) if self.function else ""
-        if not line and dump:
-            found = re.findall(r'File "(.*)", line (\d+) in (\S+)', dump)
-            if found:
-                line = f" (line {found[0][1]} of {found[0][2]})"
+        line = _where_in_dump(dump, self.own_files)
         if code is not None and code >= 0:
             return Outcome("os_exit", code=code, line=line)
         return Outcome("died", code=None if code is None else -code, line=line)

@@ -249,12 +249,13 @@ def _rename(value, memo):
 # -- where the student's code was --------------------------------------------------
 
 
-def where(frames, function):
+def where(frames, function, files=()):
     """ " (line L of f)": the last of ``frames`` (traceback.extract_tb or
-    extract_stack) in the student's own file, or the last of all."""
+    extract_stack) in the student's own code (``function``'s file, ``files``), or
+    the last of all."""
     code = getattr(function, "__code__", None)
-    filename = code.co_filename if code is not None else None
-    own = [f for f in frames if filename is not None and f.filename == filename]
+    files = set(files) | ({code.co_filename} if code is not None else set())
+    own = [f for f in frames if f.filename in files]
     frame = (own or list(frames) or [None])[-1]
     return _said(frame.filename, frame.lineno, frame.name) if frame else ""
 
@@ -423,15 +424,18 @@ def _child_main(conn, job, cases, time_limit, memory_limit, fault_fd):
                 "timeout", line=_where_stopped(error, function, sources)
             )
         except SystemExit as error:
-            return None, Outcome("exit", code=error.code, line=_line(error, function))
+            code = error.code if isinstance(error.code, (int, str, type(None))) else 1
+            return None, Outcome(
+                "exit", code=code, line=_line(error, function, sources)
+            )
         except MemoryError as error:
-            return None, Outcome("memory", line=_line(error, function))
+            return None, Outcome("memory", line=_line(error, function, sources))
         except BaseException as error:  # the student's error is the finding
             return None, Outcome(
                 "raised",
                 name=type(error).__name__,
-                text=str(error),
-                line=_line(error, function),
+                text=_text(error),
+                line=_line(error, function, sources),
                 seconds=time.perf_counter() - start,
             )
         finally:
@@ -496,8 +500,16 @@ def _child_main(conn, job, cases, time_limit, memory_limit, fault_fd):
     real_exit(0)
 
 
-def _line(error, function):
-    return where(traceback.extract_tb(error.__traceback__), function)
+def _line(error, function, files=()):
+    return where(traceback.extract_tb(error.__traceback__), function, files)
+
+
+def _text(error):
+    """str(error), or what stands for it when the student's __str__ fails."""
+    try:
+        return str(error)
+    except Exception:
+        return f"<a {type(error).__name__} that cannot be printed>"
 
 
 def _plain_args(given):

@@ -271,12 +271,7 @@ def test_docstrings_follow_the_notation_page(module_name):
 
 
 # The exercise pages print each exercise's template: its text is a page too.
-PENDING_TEMPLATES = {
-    # patrec/exercises/_neighbors.py (other work is changing it): S_N -> X^N
-    "knn",
-    # patrec/exercises/_linear.py: the rival class is r (a_r, r != i), not j
-    "linear_machine",
-}
+PENDING_TEMPLATES = set()
 
 
 def _templates():

@@ -416,9 +416,9 @@ class LinearMachineExercise(_ErrorCorrecting):
     Class ωᵢ has augmented weights aᵢ = (wᵢ, bᵢ) and g_i(x) = aᵢ . y with
     y = (x, 1).  Start from every aᵢ = 0 and visit the samples in their order,
     epoch after epoch.  A sample of class ωᵢ is a mistake when some other class
-    scores at least as much, a_j . y >= aᵢ . y for a j != i (a tie is a mistake).
-    Then the rule corrects two vectors: aᵢ <- aᵢ + ρ y, and a_j <- a_j - ρ y for
-    the rival j, the other class with the largest score (the first such j on a
+    scores at least as much, a_r . y >= aᵢ . y for an r != i (a tie is a mistake).
+    Then the rule corrects two vectors: aᵢ <- aᵢ + ρ y, and a_r <- a_r - ρ y for
+    the rival r, the other class with the largest score (the first such r on a
     tie).  Stop after the first epoch without a mistake, or after max_epochs epochs.
 
     Parameters
@@ -500,15 +500,15 @@ class LinearMachineExercise(_ErrorCorrecting):
     mistakes = (
         (
             (("tie", "correct"),),
-            "A tie is a mistake too: the sample is corrected when a_j . y >= aᵢ . y "
-            "for some j != i.",
+            "A tie is a mistake too: the sample is corrected when a_r . y >= aᵢ . y "
+            "for some r != i.",
         ),
         (
             (("tie", "argmax"),),
             "You corrected only when argmax_j g_j(x) is not i: a tie with a class "
             "that comes after ωᵢ is a mistake too (np.argmax returns the first "
-            "maximum, which is then i); the rule corrects when a_j . y >= aᵢ . y for "
-            "some j != i.",
+            "maximum, which is then i); the rule corrects when a_r . y >= aᵢ . y for "
+            "some r != i.",
         ),
         (
             (("rival", "every"),),
@@ -612,8 +612,8 @@ class LinearMachineExercise(_ErrorCorrecting):
             )
         elif raised and stu_raised == raised and stu_lowered and stu_lowered != lowered:
             hint = (
-                "You corrected another rival: it is the class j != i with the "
-                "largest a_j . y (the first on a tie)."
+                "You corrected another rival: it is the class r != i with the "
+                "largest a_r . y (the first on a tie)."
             )
         elif raised and not stu_lowered and stu_raised == raised:
             hint = "The rule corrects two vectors: the rival's loses ρ y."

@@ -97,7 +97,7 @@ class KNNExercise(Exercise):
     chapter = "neighbors"
     signature = "X, labels, queries, k"
     doc = """
-    Classify each query by the k-NN rule of the training set S_N = {(x_j, θ_j)}.
+    Classify each query by the k-NN rule of the training set X^N = {(x_j, θ_j)}.
 
     For a query x, the distance to every training sample is the euclidean
     δ(x, x_j) = ||x - x_j||.  Its k nearest neighbours are the k samples with the

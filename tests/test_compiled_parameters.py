@@ -26,13 +26,9 @@ DEFINITION = re.compile(r"^[ \t]*(?:cpdef|cdef|def)\b[^=(\n:]*?\b(\w+)[ \t]*\(",
 EXCEPTIONS = {
     "linear/_softmax.pyx:_gemm": "the BLAS gemm call it wraps, argument for argument",
     # not yet given an object (issue 41, item 3): the brute-force GEMM filter's
-    # per-query offer path and the build's k-means and node-measuring passes
+    # per-query offer path, inlined in brute force's innermost loop
     "neighbors/search/_brute.pyx:_filter_row": "pending: the GEMM filter's chunk",
     "neighbors/search/_brute.pyx:_take": "pending: the GEMM filter's query",
-    "neighbors/search/_bnb_build.pyx:_kmeans_cut": "pending: the build's k-means",
-    "neighbors/search/_bnb_build.pyx:_kmeans_labels": "pending: the build's k-means",
-    "neighbors/search/_bnb_build.pyx:partition": "pending: the build's partition",
-    "neighbors/search/_bnb_build.pyx:measure_nodes": "pending: the build's nodes",
 }
 
 

@@ -1,4 +1,7 @@
 # Type stub of the compiled module patrec.neighbors.search._bnb_build.
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -9,23 +12,15 @@ def partition(
     kmeans: bool,
     branching: int,
     seed: int,
-    node_start: npt.NDArray[np.intp],
-    node_end: npt.NDArray[np.intp],
-    node_child: npt.NDArray[np.intp],
-    node_nchild: npt.NDArray[np.intp],
-    node_dim: npt.NDArray[np.intp],
+    nodes: Sequence[npt.NDArray[np.intp]],
     cuts: npt.NDArray[np.floating],
-    root_low: npt.NDArray[np.floating],
-    root_high: npt.NDArray[np.floating],
+    root_box: Sequence[npt.NDArray[np.floating]],
 ) -> tuple[int, int]: ...
 def measure_nodes(
-    kind: int,
-    p: float,
+    metric: Any,
     data: npt.NDArray[np.floating],
     order: npt.NDArray[np.intp],
-    node_start: npt.NDArray[np.intp],
-    node_end: npt.NDArray[np.intp],
-    node_nchild: npt.NDArray[np.intp],
+    nodes: Sequence[npt.NDArray[np.intp]],
     centers: npt.NDArray[np.floating],
     radius: npt.NDArray[np.float64],
     low: npt.NDArray[np.floating],

@@ -154,18 +154,21 @@ cdef int _compare_ranked(const void* a, const void* b) noexcept nogil:
     return (x.row > y.row) - (x.row < y.row)
 
 
-def measure_nodes(int kind, double p, floating[:, ::1] data, intp_t[::1] order,
-                  const intp_t[::1] node_start, const intp_t[::1] node_end,
-                  const intp_t[::1] node_nchild, floating[:, ::1] centers,
-                  double[::1] radius, floating[:, ::1] low, floating[:, ::1] high,
-                  double[::1] to_center, bint sort_leaves=True):
+def measure_nodes(metric, floating[:, ::1] data, intp_t[::1] order, nodes,
+                  floating[:, ::1] centers, double[::1] radius, floating[:, ::1] low,
+                  floating[:, ::1] high, double[::1] to_center, bint sort_leaves=True):
     """Fill ``centers`` (M_p), ``radius`` (r_p), the bounding boxes ``low`` /
-    ``high`` and, at the leaves, ``to_center`` (D(x_i, M_p); with ``sort_leaves``
-    sorted, the leaf's rows of ``data`` and ``order`` reordered to match; without
-    it, nothing is written to ``data`` or ``order``)."""
+    ``high`` and, at the leaves, ``to_center`` (D(x_i, M_p) for ``metric``, a
+    `Metric`; with ``sort_leaves`` sorted, the leaf's rows of ``data`` and
+    ``order`` reordered to match; without it, nothing is written to ``data`` or
+    ``order``), for the nodes ``(node_start, node_end, node_child, node_nchild)``
+    (intp)."""
+    cdef const intp_t[::1] node_start = nodes[0], node_end = nodes[1]
+    cdef const intp_t[::1] node_nchild = nodes[3]
+    cdef MetricKind kind = <MetricKind> <int> metric.kind
+    cdef double p = metric.p
     cdef intp_t n_nodes = node_start.shape[0], n_features = data.shape[1]
     cdef intp_t node, lo, hi, s, j, largest = 1
-    cdef MetricKind metric = <MetricKind> kind
     cdef double* total
     cdef Ranked* ranked
     cdef floating* rows
@@ -224,8 +227,8 @@ def measure_nodes(int kind, double p, floating[:, ::1] data, intp_t[::1] order,
             # the radius and, at a leaf, the sorted distances to the mean
             r = 0
             for s in range(lo, hi):
-                d = rdist_to_dist(metric, p, rdist(metric, p, &data[s, 0],
-                                                   &centers[node, 0], n_features))
+                d = rdist_to_dist(kind, p, rdist(kind, p, &data[s, 0],
+                                                 &centers[node, 0], n_features))
                 if d > r:
                     r = d
                 if node_nchild[node] == 0:
@@ -274,6 +277,22 @@ cdef enum:
     MAX_CLUSTERS = 64
 
 
+cdef struct KMeansWork:
+    # what the k-means cuts of one partition share: the random state and the
+    # scratch arrays, allocated once by `partition` (sizes there)
+    unsigned long long state
+    intp_t n_features
+    double* shift       # the node's mean ...
+    double* centers     # ... the centres, scaled (MAX_CLUSTERS x n_features)
+    double* sums        # ... their sums in Lloyd's iterations
+    intp_t* counts      # ... and how many samples each has
+    intp_t* sample      # the rows sampled (KMEANS_SAMPLE)
+    double* weight      # ... their squared distances to the nearest seed
+    intp_t* labels      # each row's cluster
+    void* rows          # the rows regrouped (floating, as the data)
+    intp_t* indices     # ... and their indices
+
+
 cdef inline unsigned long long _next_random(unsigned long long* state) noexcept nogil:
     """xorshift64*: the next pseudo-random 64-bit number."""
     cdef unsigned long long x = state[0]
@@ -312,12 +331,18 @@ cdef intp_t _nearest_center(const floating* row, const double* shift, double sca
 
 
 cdef intp_t _kmeans_labels(const floating* data, intp_t lo, intp_t hi,
-                           intp_t n_clusters, intp_t n_features,
-                           unsigned long long* state, double* shift, double* centers,
-                           double* sums, intp_t* counts, intp_t* sample,
-                           double* weight, intp_t* labels) noexcept nogil:
-    """Cluster rows lo .. hi-1 into labels[0 .. hi-lo-1]; return the number of
-    clusters that received a sample."""
+                           intp_t n_clusters, KMeansWork* work) noexcept nogil:
+    """Cluster rows lo .. hi-1 into labels[0 .. hi-lo-1] (of ``work``); return the
+    number of clusters that received a sample."""
+    cdef intp_t n_features = work.n_features
+    cdef unsigned long long* state = &work.state
+    cdef double* shift = work.shift
+    cdef double* centers = work.centers
+    cdef double* sums = work.sums
+    cdef intp_t* counts = work.counts
+    cdef intp_t* sample = work.sample
+    cdef double* weight = work.weight
+    cdef intp_t* labels = work.labels
     cdef intp_t m = hi - lo, n_sample, s, t, c, j, _iteration, chosen, used
     cdef double scale = 0, total, target, d
     # shift and scale: the mean and the largest deviation from it
@@ -401,16 +426,17 @@ cdef intp_t _kmeans_labels(const floating* data, intp_t lo, intp_t hi,
 
 
 cdef intp_t _kmeans_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
-                        intp_t n_clusters, intp_t n_features,
-                        unsigned long long* state, double* shift, double* centers,
-                        double* sums, intp_t* counts, intp_t* sample, double* weight,
-                        intp_t* labels, floating* rows, intp_t* indices,
+                        intp_t n_clusters, KMeansWork* work,
                         intp_t* cluster_start) noexcept nogil:
     """Cut rows lo .. hi-1 into k-means clusters, regrouped cluster by cluster (each
     keeps the rows' order); return how many, their first rows in cluster_start."""
+    cdef intp_t n_features = work.n_features
+    cdef intp_t* counts = work.counts
+    cdef intp_t* labels = work.labels
+    cdef floating* rows = <floating*> work.rows
+    cdef intp_t* indices = work.indices
     cdef intp_t used, c, s, position = 0
-    used = _kmeans_labels(data, lo, hi, n_clusters, n_features, state, shift,
-                          centers, sums, counts, sample, weight, labels)
+    used = _kmeans_labels(data, lo, hi, n_clusters, work)
     if used < 2:
         return used
     used = 0
@@ -431,22 +457,25 @@ cdef intp_t _kmeans_cut(floating* data, intp_t* order, intp_t lo, intp_t hi,
 
 
 def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
-              bint kmeans, intp_t branching, unsigned long long seed,
-              intp_t[::1] node_start, intp_t[::1] node_end, intp_t[::1] node_child,
-              intp_t[::1] node_nchild, intp_t[::1] node_dim, floating[:, ::1] cuts,
-              floating[::1] root_low, floating[::1] root_high):
+              bint kmeans, intp_t branching, unsigned long long seed, nodes,
+              floating[:, ::1] cuts, root_box):
     """Split ``data`` (reordered in place, ``order`` alongside) into the k-d
     partition, or with ``kmeans`` into the hierarchical k-means one (``branching``
-    and ``seed`` are used only there), depth first; the node arrays must hold the
-    largest possible number of nodes.  A node cut at a median gets its feature in
-    ``node_dim`` (-1 elsewhere) and, in the k-d partition, each of its two children
-    its interval in that feature in ``cuts`` (unused with ``kmeans``: one row is
-    enough); ``root_low`` .. ``root_high`` receives the bounding box of
-    all samples.  Returns ``(n_nodes, depth)``."""
+    and ``seed`` are used only there), depth first.  ``nodes``, the node arrays
+    ``(node_start, node_end, node_child, node_nchild, node_dim)`` (intp), must hold
+    the largest possible number of nodes.  A node cut at a median gets its feature
+    in ``node_dim`` (-1 elsewhere) and, in the k-d partition, each of its two
+    children its interval in that feature in ``cuts`` (unused with ``kmeans``: one
+    row is enough); ``root_box``, ``(root_low, root_high)`` of the data's dtype,
+    receives the bounding box of all samples.  Returns ``(n_nodes, depth)``."""
+    cdef intp_t[::1] node_start = nodes[0], node_end = nodes[1]
+    cdef intp_t[::1] node_child = nodes[2], node_nchild = nodes[3]
+    cdef intp_t[::1] node_dim = nodes[4]
+    cdef floating[::1] root_low = root_box[0], root_high = root_box[1]
     cdef intp_t n = data.shape[0], n_features = data.shape[1]
     cdef intp_t capacity = node_start.shape[0]
     cdef intp_t n_nodes = 1, top, node, lo, hi, c, used, n_clusters, depth = 0
-    cdef unsigned long long state = seed | 1
+    cdef KMeansWork work
     cdef intp_t cluster_start[MAX_CLUSTERS]
     cdef floating interval[4]
     cdef intp_t n_rows = max(n, 2) if kmeans else 2
@@ -464,6 +493,11 @@ def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
     cdef SignalWatch watch
     cdef bint stopped = False, failed = False
     watch.work = 0
+    work.state = seed | 1
+    work.n_features = n_features
+    work.shift, work.centers, work.sums, work.counts = shift, centers, sums, counts
+    work.sample, work.weight, work.labels = sample, weight, labels
+    work.rows, work.indices = rows, indices
     node_start[0] = 0
     node_end[0] = n
     node_child[0] = 0
@@ -494,9 +528,8 @@ def partition(floating[:, ::1] data, intp_t[::1] order, intp_t leaf_size,
                 # no more clusters than needed to bring the pieces down to leaf_size
                 n_clusters = max(2, min(branching, (hi - lo + leaf_size - 1)
                                         // leaf_size))
-                used = _kmeans_cut(&data[0, 0], &order[0], lo, hi, n_clusters,
-                                   n_features, &state, shift, centers, sums, counts,
-                                   sample, weight, labels, rows, indices, cluster_start)
+                used = _kmeans_cut(&data[0, 0], &order[0], lo, hi, n_clusters, &work,
+                                   cluster_start)
             if used < 2:
                 # the k-d cut, also when k-means put everything together
                 cluster_start[0] = lo

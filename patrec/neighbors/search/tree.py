@@ -416,21 +416,17 @@ def measure_nodes(data, order, nodes, metric, sort_leaves):
     With ``sort_leaves`` each leaf's rows of ``data`` and ``order`` are reordered by
     their distance to the leaf's mean, as rule 2 needs; without it nothing is
     written to them."""
-    node_start, node_end, node_child, node_nchild = nodes
-    n_nodes, n_features = len(node_start), data.shape[1]
+    n_nodes, n_features = len(nodes[0]), data.shape[1]
     centers = np.empty((n_nodes, n_features), dtype=data.dtype)
     radius = np.empty(n_nodes, dtype=np.float64)
     to_center = np.zeros(data.shape[0], dtype=np.float64)
     low = np.empty((n_nodes, n_features), dtype=data.dtype)
     high = np.empty((n_nodes, n_features), dtype=data.dtype)
     _bnb_build.measure_nodes(
-        metric.kind,
-        metric.p,
+        metric,
         data,
         order,
-        node_start,
-        node_end,
-        node_nchild,
+        nodes,
         centers,
         radius,
         low,
@@ -527,8 +523,7 @@ def partition_samples(data, partition, branching, leaf_size, seed, log):
         capacity = 2 * (n_samples // max(1, (leaf_size + 1) // 4) + 1)
     arrays = [np.zeros(capacity, dtype=np.intp) for _ in range(5)]
     cuts = np.zeros((1 if kmeans else capacity, 2), dtype=data.dtype)
-    root_low = np.zeros(n_features, dtype=data.dtype)
-    root_high = np.zeros(n_features, dtype=data.dtype)
+    root_low, root_high = np.zeros((2, n_features), dtype=data.dtype)
     started = time.perf_counter()
     n_nodes, depth = _bnb_build.partition(
         data,
@@ -537,10 +532,9 @@ def partition_samples(data, partition, branching, leaf_size, seed, log):
         kmeans,
         branching,
         seed,
-        *arrays,
+        arrays,
         cuts,
-        root_low,
-        root_high,
+        (root_low, root_high),
     )
     log(
         2,

@@ -78,12 +78,12 @@ cdef intp_t _crammer_singer_epoch(const floating[::1] values, EpochState state,
                             &row_values, &row_columns)
             prefetch_label(codes, order, p)
             y = codes[i]
-            scale = 1.0 / (lam * t) if t > 0 else 0.0
             class_scores(&Vt[0, 0], n_classes, row_values, row_columns, nnz,
                          n_features, &scores[0])
             if not all_finite(&scores[0], n_classes):
                 updates = -1
                 break
+            scale = 1.0 / (lam * t) if t > 0 else 0.0
             winner = -1
             for r in range(n_classes):
                 if r != y and (winner < 0 or scores[r] > scores[winner]):

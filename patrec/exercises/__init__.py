@@ -19,7 +19,7 @@ The exercises, by chapter (``names()`` lists them):
 
 - linear: ``perceptron``, ``linear_machine``, ``kesler``, ``output_codes``;
 - discriminant: ``fisher_lda``, ``qda``;
-- piecewise: ``minimum_distance``;
+- piecewise: ``minimum_distance``, ``piecewise_linear``;
 - neighbors: ``knn``, ``branch_and_bound``, ``wilson_editing``, ``multiedit``,
   ``hart_condensing``.
 

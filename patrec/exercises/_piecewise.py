@@ -1,17 +1,33 @@
-"""Exercises of the piecewise chapter: the minimum-distance classifier.
+"""Exercises of the piecewise chapter: the minimum-distance classifier and the
+piecewise-linear machine's subclass error correction.
 
-The student's function gets the subclass means m_i^l (the prototypes) and returns the
-discriminants g_i(x) = min_l ||x - m_i^l|| and the decisions argmin_i g_i(x).  The
-report checks the discriminants first, entry by entry, then the decisions, and
-recognises squared distances, a minimum over every prototype instead of those of the
-class, and argmax in place of argmin.
+For the minimum-distance classifier the student's function gets the subclass means
+m_i^l (the prototypes) and returns the discriminants g_i(x) = min_l ||x - m_i^l|| and
+the decisions argmin_i g_i(x).  The report checks the discriminants first, entry by
+entry, then the decisions, and recognises squared distances, a minimum over every
+prototype instead of those of the class, and argmax in place of argmin.
+
+The piecewise-linear machine is checked visit by visit, as the linear machine is:
+the student's function returns the subclass weights after every visit, and the
+report names the first visit where they differ from the rule's (replayed from
+`PiecewiseLinearClassifier`'s recorded history), with every subclass's score.
 """
 
 import numpy as np
 
-from ..piecewise import MinimumDistanceClassifier
-from ._checking import Case, Divergence, Exercise
+from ..piecewise import MinimumDistanceClassifier, PiecewiseLinearClassifier
+from ._checking import Case, Divergence, Exercise, shuffled_classes
+from ._linear import _changed_rows, _ErrorCorrecting
 from ._notation import as_array, close, fmt, omega, sub, unpack
+
+_SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def subclass(row, n_subclasses):
+    """The subclass weights of row ``row``: a₁² for row 1 with 2 subclasses."""
+    i, piece = divmod(int(row), n_subclasses)
+    return "a" + sub(i + 1) + str(piece + 1).translate(_SUPERSCRIPTS)
+
 
 # Two subclass means for ω₁, one for ω₂, two for ω₃; the last query lies exactly
 # halfway between m₁¹ and m₂¹, a tie that goes to the lower class index, ω₁.
@@ -265,3 +281,292 @@ class MinimumDistanceExercise(Exercise):
 def _per_class(distances, labels, c):
     """min over each class's prototypes of ``distances`` (samples by prototypes)."""
     return np.array([distances[:, labels == r].min(axis=1) for r in range(c)]).T
+
+
+# -- the piecewise-linear machine ---------------------------------------------------
+
+
+class PiecewiseLinearExercise(_ErrorCorrecting):
+    name = "piecewise_linear"
+    title = "The piecewise-linear machine: subclass error correction"
+    chapter = "piecewise"
+    signature = "X, labels, n_classes, n_subclasses, rho=1.0, max_epochs=100"
+    doc = """
+    Train the piecewise-linear machine by the course's subclass error correction.
+
+    Class ωᵢ has n_subclasses subclasses; subclass l has augmented weights a_i^l,
+    a linear discriminant a_i^l . y of y = (x, 1), and the class scores the best of
+    them, g_i(x) = max_l a_i^l . y.  Start from every a_i^l = 0 and visit the
+    samples in their order, epoch after epoch.  For a sample of class ωᵢ let m be
+    its best subclass of ωᵢ (the largest a_i^m . y; the lowest l on a tie) and n
+    the best subclass of all the other classes (the largest a_r^n . y over r != i;
+    the first row of A on a tie).  The sample is a mistake when
+    a_r^n . y >= a_i^m . y (a tie is a mistake); then the rule corrects those two:
+
+        a_i^m <- a_i^m + ρ y,      a_r^n <- a_r^n - ρ y.
+
+    Stop after the first epoch without a mistake, or after max_epochs epochs.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The samples x, one per row.
+    labels : ndarray of int of shape (n_samples,)
+        The class of each sample, 0 for ω₁ up to n_classes - 1.
+    n_classes : int
+        The number of classes c.
+    n_subclasses : int
+        The subclasses of every class (at most the samples of any class).
+    rho : float
+        The step ρ.
+    max_epochs : int
+        The most passes over the samples.
+
+    Returns
+    -------
+    A : ndarray of shape (n_classes * n_subclasses, n_features + 1)
+        The final weights: row i * n_subclasses + l is a_i^l (class by class, the
+        subclasses of a class together).
+    steps : list of ndarray of shape (n_classes * n_subclasses, n_features + 1)
+        A after every visit of a sample, corrected or not, in order: n_samples
+        entries per epoch.
+    """
+    returns = ("A", "steps")
+
+    def cases(self, rng):
+        # ω₁ in two groups, ω₂ and ω₃ beside them: corrections for 7 epochs, then
+        # an epoch without one
+        X = np.array(
+            [[4, 4], [7, 1], [6, -1], [5, 2], [0, 2], [2, 3], [3, 1], [0, 2]],
+            dtype=float,
+        )
+        labels = np.array([0, 1, 1, 0, 2, 0, 0, 2])
+        cases = [
+            Case(
+                "ω₁ in two groups, ω₂ and ω₃ beside them: two subclasses each",
+                {
+                    "X": X,
+                    "labels": labels,
+                    "n_classes": 3,
+                    "n_subclasses": 2,
+                    "rho": 1.0,
+                    "max_epochs": 100,
+                },
+            ),  # fmt: skip
+            Case(
+                "three classes that overlap, ω₃ listed first, two subclasses each: "
+                "ties among the rivals; every epoch makes mistakes, so the rule stops "
+                "after max_epochs = 2 epochs; ρ = 0.5",
+                {
+                    "X": np.array(
+                        [[2, 2], [0, 0], [3, 0], [1, 1], [0, 3], [2, 0], [1, 2]],
+                        dtype=float,
+                    ),
+                    "labels": np.array([2, 0, 1, 0, 2, 1, 0]),
+                    "n_classes": 3,
+                    "n_subclasses": 2,
+                    "rho": 0.5,
+                    "max_epochs": 2,
+                },
+            ),
+        ]
+        for number, (n_classes, n_subclasses) in enumerate(
+            [(2, 2), (3, 2), (2, 3), (3, 1)], start=1
+        ):
+            parts = []
+            for _ in range(n_classes):  # each class in two clumps
+                centres = rng.integers(-6, 7, (2, 2))
+                parts.append(
+                    np.concatenate(
+                        [
+                            c + rng.integers(-1, 2, (int(rng.integers(2, 4)), 2))
+                            for c in centres
+                        ]
+                    )
+                )
+            X, labels = shuffled_classes(rng, parts)
+            cases.append(
+                Case(
+                    f"random case {number}: {len(X)} samples, {n_classes} classes in two "
+                    f"clumps each, {n_subclasses} subclasses each, 4 epochs at most",
+                    {
+                        "X": X,
+                        "labels": labels,
+                        "n_classes": n_classes,
+                        "n_subclasses": n_subclasses,
+                        "rho": 1.0,
+                        "max_epochs": 4,
+                    },
+                )  # fmt: skip
+            )
+        return cases
+
+    def fit_reference(self, X, labels, n_classes, n_subclasses, rho, max_epochs):
+        if len(np.unique(labels)) != n_classes:
+            raise ValueError("every class must have a sample")  # the cases ensure it
+        model = PiecewiseLinearClassifier(
+            n_subclasses=n_subclasses,
+            init="zeros",
+            learning_rate=rho,
+            max_epochs=max_epochs,
+            shuffle=False,
+            record_history=True,
+        )
+        model.fit(X, labels)
+        if model.history_.shrinks:
+            raise RuntimeError("the weights were rescaled")  # never at these sizes
+        return model
+
+    mistakes = (
+        (
+            (("tie", "correct"),),
+            "A tie is a mistake too: the sample is corrected when a_r^n . y >= "
+            "a_i^m . y.",
+        ),
+        (
+            (("own", "first"),),
+            "You always raised the first subclass of the sample's class; the rule "
+            "raises its best one, m, the largest a_i^m . y: each subclass is a piece "
+            "of the boundary, and the piece nearest the sample moves.",
+        ),
+        (
+            (("rival", "any other row"),),
+            "Your rival may be another subclass of the sample's own class; the rival "
+            "n is the best subclass of the OTHER classes (r != i): the subclasses of "
+            "one class do not compete.",
+        ),
+        (
+            (("rival", "every"),),
+            "The rule lowers one rival, the best subclass of the other classes; you "
+            "lowered every subclass that scored at least as much as a_i^m.",
+        ),
+        (
+            (("rival", "last"),),
+            "Of rivals with equal scores you lowered the last; the rule lowers the "
+            "first row of A (np.argmax returns the first maximum).",
+        ),
+        (
+            (("rival", "argmax"),),
+            "You corrected only when argmax_i g_i(x) is not the sample's class: a tie "
+            "with a class after it is a mistake too (np.argmax returns the first "
+            "maximum).",
+        ),
+        (
+            (("layout", "subclass-major"),),
+            "Your rows are ordered subclass by subclass; A holds the subclasses of a "
+            "class together: row i * n_subclasses + l is a_i^l.",
+        ),
+        (
+            (("step", 1.0),),
+            lambda args: (
+                f"Your corrections are y, not ρ y with ρ = {fmt(args['rho'])}."
+                if args["rho"] != 1
+                else None
+            ),
+        ),
+    )
+
+    def run(self, X, labels, n_classes, n_subclasses, rho, max_epochs,
+            tie="mistake", own="best", rival="best", layout="class-major",
+            step=None):  # fmt: skip
+        L = n_subclasses
+        Y = np.hstack([X, np.ones((len(X), 1))])
+        A, steps = np.zeros((n_classes * L, Y.shape[1])), []
+        rho = rho if step is None else step
+        classes = np.repeat(np.arange(n_classes), L)
+        for _ in range(max_epochs):
+            mistakes = 0
+            for y, i in zip(Y, labels):
+                g = A @ y
+                mine = np.flatnonzero(classes == i)
+                m = mine[0] if own == "first" else mine[int(np.argmax(g[mine]))]
+                others = np.flatnonzero(classes != i)
+                if rival == "any other row":
+                    others = np.delete(np.arange(len(A)), m)
+                n = others[int(np.argmax(g[others]))]
+                lowered = [n]
+                if rival == "last":
+                    lowered = [others[g[others] == g[n]][-1]]
+                elif rival == "every":
+                    lowered = [r for r in others if g[r] >= g[m]]
+                mistake = g[n] >= g[m] if tie == "mistake" else g[n] > g[m]
+                if rival == "argmax":
+                    best = int(
+                        np.argmax([g[classes == c].max() for c in range(n_classes)])
+                    )
+                    mistake = best != i
+                    n = np.flatnonzero(classes == best)[
+                        int(np.argmax(g[classes == best]))
+                    ]
+                    lowered = [n]
+                if mistake:
+                    A[m] += rho * y
+                    for r in lowered:
+                        A[r] -= rho * y
+                    mistakes += 1
+                steps.append(A.copy())
+            if mistakes == 0:
+                break
+        if layout == "subclass-major":
+            order = np.arange(len(A)).reshape(n_classes, L).T.ravel()
+            steps = [W[order] for W in steps]
+        return steps
+
+    def diverged(self, t, X, labels, rho, before, after, got):
+        j = t % len(X)
+        i = int(labels[j])
+        n_classes = int(labels.max()) + 1
+        L = len(before) // n_classes
+        y = np.append(X[j], 1.0)
+        scores = before @ y
+        listed = ", ".join(
+            f"{subclass(r, L)} . y = {fmt(score)}" for r, score in enumerate(scores)
+        )
+        raised, lowered = _changed_rows(before, after)
+        stu_raised, stu_lowered = _changed_rows(before, got)
+        mine = range(i * L, (i + 1) * L)
+        m = max(mine, key=lambda r: (scores[r], -r))
+        if raised:
+            (n,) = lowered
+            rule = (
+                f"Its best subclass is {subclass(m, L)} and the best of the other "
+                f"classes {subclass(n, L)}: {subclass(n, L)} . y = {fmt(scores[n])} >= "
+                f"{subclass(m, L)} . y = {fmt(scores[m])}, a mistake, so the rule sets "
+                f"{subclass(m, L)} += ρ y and {subclass(n, L)} -= ρ y with "
+                f"ρ = {fmt(rho)}"
+            )
+        else:
+            rule = (
+                f"Its best subclass {subclass(m, L)} scores more than every subclass "
+                "of the other classes: nothing changes"
+            )
+        if not stu_raised and not stu_lowered:
+            yours = "your function changed nothing"
+        else:
+            moves = [
+                f"added {fmt(got[r] - before[r])} to {subclass(r, L)}"
+                for r in stu_raised
+            ]
+            moves += [
+                f"subtracted {fmt(before[r] - got[r])} from {subclass(r, L)}"
+                for r in stu_lowered
+            ]
+            yours = "your function " + ", ".join(moves)
+        hint = None
+        if raised and stu_lowered == lowered and stu_raised and stu_raised != raised:
+            hint = (
+                f"You raised another subclass of {omega(i)}: the rule raises its best, "
+                f"{subclass(m, L)}, the largest a_i^m . y (the lowest l on a tie)."
+            )
+        elif raised and stu_raised == raised and stu_lowered and stu_lowered != lowered:
+            hint = (
+                "You lowered another rival: the rule lowers the best subclass of the "
+                "other classes (the first row of A on a tie)."
+            )
+        elif not raised and (stu_raised or stu_lowered):
+            hint = "Correct only mistakes: when a_i^m . y beats every rival, nothing changes."
+        return Divergence(
+            self.visit(t, len(X), labels),
+            f"Before the visit, for y = {fmt(y)}: {listed}.\n{rule};\n{yours}.",
+            hint,
+        )

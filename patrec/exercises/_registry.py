@@ -11,7 +11,7 @@ from ._neighbors import (
     WilsonEditingExercise,
 )
 from ._output_codes import OutputCodesExercise
-from ._piecewise import MinimumDistanceExercise
+from ._piecewise import MinimumDistanceExercise, PiecewiseLinearExercise
 
 __all__ = ["EXERCISES"]
 
@@ -25,6 +25,7 @@ EXERCISES = {
         FisherLDAExercise(),
         QDAExercise(),
         MinimumDistanceExercise(),
+        PiecewiseLinearExercise(),
         KNNExercise(),
         BranchBoundExercise(),
         WilsonEditingExercise(),

@@ -693,6 +693,112 @@ def minimum_distance_classes_in_order_of_appearance(
     return minimum_distance(prototypes, relabelled, X, n_classes)
 
 
+# -- the piecewise-linear machine ----------------------------------------------------
+
+
+def _piecewise(X, labels, n_classes, n_subclasses, rho=1.0, max_epochs=100, *,
+               pick=None, rival=None, test=None, record="every", epochs=None,
+               layout=None):  # fmt: skip
+    L = n_subclasses
+    Y = augment(X)
+    A, steps = np.zeros((n_classes * L, Y.shape[1])), []
+    for _ in range(max_epochs if epochs is None else epochs(max_epochs)):
+        mistakes = 0
+        for y, i in zip(Y, labels):
+            g = A @ y
+            mine = list(range(i * L, (i + 1) * L))
+            m = mine[int(np.argmax(g[mine]))] if pick is None else pick(g, mine)
+            others = [r for r in range(len(A)) if r // L != i]
+            lowered = [others[int(np.argmax(g[others]))]] if rival is None else None
+            if rival is not None:
+                lowered = rival(g, m, others, L)
+            n = lowered[0] if lowered else others[int(np.argmax(g[others]))]
+            if (g[n] >= g[m]) if test is None else test(g[n], g[m]):
+                A[m] += rho * y
+                for r in lowered:
+                    A[r] -= rho * y
+                mistakes += 1
+                steps.append(A.copy())
+            elif record == "every":
+                steps.append(A.copy())
+        if mistakes == 0:
+            break
+    if layout is not None:
+        steps = [layout(W, n_classes, L) for W in steps]
+    return (steps[-1] if steps else A), steps
+
+
+@right("piecewise_linear")
+def piecewise_linear(X, labels, n_classes, n_subclasses, rho=1.0, max_epochs=100):
+    return _piecewise(X, labels, n_classes, n_subclasses, rho, max_epochs)
+
+
+for _name, _kwargs in {
+    "tie is correct": {"test": lambda rival, mine: rival > mine},
+    "raises the first subclass": {"pick": lambda g, mine: mine[0]},
+    "raises the last of equal subclasses": {
+        "pick": lambda g, mine: mine[len(mine) - 1 - int(np.argmax(g[mine][::-1]))]
+    },
+    "rivals in its own class too": {
+        "rival": lambda g, m, others, L: [
+            max((r for r in range(len(g)) if r != m), key=lambda r: (g[r], -r))
+        ]
+    },
+    "lowers every rival at least as high": {
+        "rival": lambda g, m, others, L: [r for r in others if g[r] >= g[m]]
+    },
+    "lowers every subclass of the rival's class": {
+        "rival": lambda g, m, others, L: [
+            r for r in others if r // L == others[int(np.argmax(g[others]))] // L
+        ]
+    },
+    "the last of equal rivals": {
+        "rival": lambda g, m, others, L: [
+            others[len(others) - 1 - int(np.argmax(g[others][::-1]))]
+        ]
+    },
+    "rho ignored": {},
+    "steps at corrections": {"record": "corrections"},
+    "one epoch more": {"epochs": lambda e: e + 1},
+    "subclass-major rows": {
+        "layout": lambda W, c, L: W[np.arange(c * L).reshape(c, L).T.ravel()]
+    },
+}.items():
+
+    def _piecewise_mutant(X, labels, n_classes, n_subclasses, rho=1.0, max_epochs=100,
+                          _kwargs=_kwargs, _name=_name):  # fmt: skip
+        if _name == "rho ignored":
+            rho = 1.0
+        return _piecewise(
+            X, labels, n_classes, n_subclasses, rho, max_epochs, **_kwargs
+        )
+
+    _piecewise_mutant.__name__ = "piecewise_" + _name.replace(" ", "_")
+    MUTANTS["piecewise_linear"].append(_piecewise_mutant)
+
+
+@wrong("piecewise_linear")
+def piecewise_argmax_prediction(X, labels, n_classes, n_subclasses, rho=1.0,
+                                max_epochs=100):  # fmt: skip
+    """The usual shortcut: correct when the predicted class is not the sample's."""
+    L = n_subclasses
+    Y = augment(X)
+    A, steps = np.zeros((n_classes * L, Y.shape[1])), []
+    for _ in range(max_epochs):
+        mistakes = 0
+        for y, i in zip(Y, labels):
+            G = (A @ y).reshape(n_classes, L)
+            predicted = int(np.argmax(G.max(axis=1)))
+            if predicted != i:
+                A[i * L + int(np.argmax(G[i]))] += rho * y
+                A[predicted * L + int(np.argmax(G[predicted]))] -= rho * y
+                mistakes += 1
+            steps.append(A.copy())
+        if mistakes == 0:
+            break
+    return A, steps
+
+
 # -- the k-NN rule -----------------------------------------------------------------
 
 
@@ -1177,6 +1283,14 @@ HINTS = {
     "machine_last_best_rival": "you lowered the last",
     "machine_raises_only": "the rival's loses ρ y",
     "machine_rho_ignored": "not ρ y with ρ = 0.5",
+    "piecewise_tie_is_correct": "A tie is a mistake too",
+    "piecewise_raises_the_first_subclass": "raised the first subclass",
+    "piecewise_rivals_in_its_own_class_too": "the OTHER classes",
+    "piecewise_lowers_every_rival_at_least_as_high": "lowered every subclass",
+    "piecewise_the_last_of_equal_rivals": "you lowered the last",
+    "piecewise_rho_ignored": "not ρ y with ρ = 0.5",
+    "piecewise_subclass-major_rows": "ordered subclass by subclass",
+    "piecewise_argmax_prediction": "only when argmax_i g_i(x)",
     "kesler_one_in_front": "holds (1, x)",
     "kesler_interleaved": "interleaves",
     "kesler_minus_y_elsewhere": "holds -y",

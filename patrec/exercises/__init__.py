@@ -137,9 +137,9 @@ def check(
     ``os._exit``, raises ``KeyboardInterrupt`` or crashes the process is reported,
     with its line, as a case not passed.  What the function returns is copied
     once into plain numpy arrays and numbers before it is compared, and what it
-    prints is printed here.  Starting the child costs about 10 ms a check on
-    Linux.  On Linux and macOS the child is a fork of this process, so a function
-    defined in a notebook, a lambda or a closure runs as it is; on Windows the
+    prints is printed here.  The child costs 10 to 30 ms a check.  On Linux and
+    macOS the child is a fork of this process, so a function defined in a
+    notebook, a lambda or a closure runs as it is; on Windows the
     function must be importable from a .py file (or cloudpickle installed),
     otherwise it runs in this process without the limits and the report says so.
 

@@ -785,7 +785,7 @@ def test_warnings_that_differ_only_in_their_numbers_are_one_line(tmp_path):
                 stacklevel=1,
             )
         warnings.warn("something else", UserWarning, stacklevel=1)
-    assert cli._summarise(caught) == {
+    assert cli.report._summarise(caught) == {
         "reached max_epochs=100 still making 97..120 mistakes; tol=1e-06 (the "
         "features were standardised)": 3,
         "UserWarning: something else": 1,
@@ -917,8 +917,11 @@ def test_param_values_and_mistakes():
     }
     clf = cli.make_classifier("knn", 0, params)
     assert (clf.n_neighbors, clf.metric) == (7, "cityblock")
-    assert cli._value("None") is None and cli._value("True") is True
-    assert cli._value("[1, 2]") == "[1, 2]"  # only numbers, booleans and None
+    assert cli.classifiers._value("None") is None
+    assert cli.classifiers._value("True") is True
+    assert (
+        cli.classifiers._value("[1, 2]") == "[1, 2]"
+    )  # only numbers, booleans and None
     for settings, message in [
         (["knn"], "write CLASSIFIER.NAME=VALUE"),
         (["knn.k=3"], "knn has no parameter 'k'"),
@@ -1045,20 +1048,20 @@ def test_plot_draws_any_column_name_or_says_it_numbered_them(tmp_path):
          "--plot", str(tmp_path / "cjk.png")]
     )  # fmt: skip
     drawn = {}
-    original = cli._plot_regions
+    original = cli.figures._plot_regions
 
     def spy(rows, data, *rest):
         drawn["names"] = data.feature_names
         return original(rows, data, *rest)
 
-    cli._plot_regions = spy
+    cli.figures._plot_regions = spy
     err = io.StringIO()
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             assert cli.compare(args, out=io.StringIO(), err=err) == 0
     finally:
-        cli._plot_regions = original
+        cli.figures._plot_regions = original
         plt.close("all")
     assert not [w for w in caught if "missing from font" in str(w.message)]
     if "no installed font draws" in err.getvalue():
@@ -1298,27 +1301,27 @@ def test_a_file_larger_than_the_limit_is_refused_before_it_is_read(
     X, _, names = _iris_rows()
     write_csv(tmp_path / "iris.csv", [[*row, t] for row, t in zip(X, names)])
     size = (tmp_path / "iris.csv").stat().st_size
-    monkeypatch.setattr(cli, "_MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(cli.data, "_MAX_FILE_BYTES", 1000)
     advice = (
         "(a CSV file's text takes many times its size in memory): compare on a "
         "sample of its rows, or load it in Python (numpy.loadtxt, pandas.read_csv) "
         "and cross-validate with patrec.model_selection.cross_validate"
     )
     with pytest.raises(cli.UsageError) as refused:
-        cli.read_csv(str(tmp_path / "iris.csv"))
+        cli.data.read_csv(str(tmp_path / "iris.csv"))
     assert str(refused.value) == (
         f"{tmp_path / 'iris.csv'} is {size:,} bytes, more than the 1,000 bytes that "
         f"patrec compare reads {advice}"
     )
     # a file that grows while it is read is stopped at the same limit
-    lines = cli._bounded_lines(io.StringIO("1,2,x\n" * 1000), "growing.csv")
+    lines = cli.data._bounded_lines(io.StringIO("1,2,x\n" * 1000), "growing.csv")
     with pytest.raises(cli.UsageError) as refused:
         list(lines)
     assert str(refused.value) == (
         f"growing.csv holds more than the 1,000 bytes that patrec compare reads {advice}"
     )
-    monkeypatch.setattr(cli, "_MAX_FILE_BYTES", 100_000_000)
-    assert cli.read_csv(str(tmp_path / "iris.csv")).X.shape == (150, 4)
+    monkeypatch.setattr(cli.data, "_MAX_FILE_BYTES", 100_000_000)
+    assert cli.data.read_csv(str(tmp_path / "iris.csv")).X.shape == (150, 4)
 
 
 def test_running_out_of_memory_while_reading_is_one_line(tmp_path, monkeypatch, capsys):
@@ -1328,7 +1331,7 @@ def test_running_out_of_memory_while_reading_is_one_line(tmp_path, monkeypatch, 
         raise MemoryError
 
     (tmp_path / "data.csv").write_text("a,b,label\n1,2,x\n3,4,y\n")
-    monkeypatch.setattr(cli, "_read_rows", out_of_memory)
+    monkeypatch.setattr(cli.data, "_read_rows", out_of_memory)
     assert cli.main(["compare", "--data", str(tmp_path / "data.csv")]) == 2
     assert capsys.readouterr().err == (
         f"patrec: error: not enough memory to read {tmp_path / 'data.csv'}: its text "

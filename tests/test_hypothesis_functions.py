@@ -360,6 +360,36 @@ def test_kneighbors_is_exact():
     _report("KNeighborsClassifier.kneighbors")
 
 
+def test_build_index_answers_what_brute_force_answers():
+    """Whatever ``algorithm`` names (scikit-learn's tree names included) and whatever
+    ``auto`` chooses, the index built answers brute force's neighbours, and the
+    choice is the one `choose_algorithm` makes."""
+    from patrec.neighbors import BruteForce
+    from patrec.neighbors.search import build_index, choose_algorithm
+
+    @_settings()
+    @given(
+        data=datasets(),
+        k=st.integers(1, 4),
+        algorithm=st.sampled_from(["auto", "brute", "bnb", "kd_tree", "ball_tree"]),
+        metric=st.sampled_from(["euclidean", "cityblock", "chebyshev"]),
+    )
+    def check(data, k, algorithm, metric):
+        X, _ = data
+        if not _moderate(X):
+            return
+        index, built = build_index(X, metric, algorithm=algorithm, k=k)
+        assert built in ("brute", "bnb")
+        if algorithm == "auto":
+            assert built == choose_algorithm(*X.shape, metric, X=X, k=k)
+        k = min(k, len(X))
+        np.testing.assert_array_equal(
+            index.query(X, k)[1], BruteForce(X, metric).query(X, k)[1]
+        )
+
+    check()
+
+
 def test_query_radius_is_exact():
     @_settings()
     @given(data=datasets(), fraction=st.floats(0, 2), return_distance=st.booleans())
@@ -1530,6 +1560,12 @@ COVERED = {
     "patrec.registry.classifier_names": test_registry_names_and_lookup,
     "patrec.registry.get_classifier": test_registry_names_and_lookup,
     "patrec.cli.main": test_command_line_compares_or_explains,
+    "patrec.neighbors.search._auto.build_index": (
+        test_build_index_answers_what_brute_force_answers
+    ),
+    "patrec.neighbors.search._auto.choose_algorithm": (
+        test_build_index_answers_what_brute_force_answers
+    ),
 }
 
 

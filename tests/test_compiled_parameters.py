@@ -25,10 +25,6 @@ DEFINITION = re.compile(r"^[ \t]*(?:cpdef|cdef|def)\b[^=(\n:]*?\b(\w+)[ \t]*\(",
 # "module path:function" -> why it takes more than MOST parameters
 EXCEPTIONS = {
     "linear/_softmax.pyx:_gemm": "the BLAS gemm call it wraps, argument for argument",
-    # not yet given an object (issue 41, item 3): the brute-force GEMM filter's
-    # per-query offer path, inlined in brute force's innermost loop
-    "neighbors/search/_brute.pyx:_filter_row": "pending: the GEMM filter's chunk",
-    "neighbors/search/_brute.pyx:_take": "pending: the GEMM filter's query",
 }
 
 

@@ -121,6 +121,23 @@ cdef struct Deferred:
     intp_t capacity  # room in lower/pending
 
 
+cdef struct Chunk:
+    # A training chunk as the GEMM filter scans it for the queries of a block: what
+    # every offer of one query needs besides the query's own heap (values of the
+    # fused types are held as void* / double and read back in their own type,
+    # exactly)
+    const void* train   # the whole training set (floating), row-major
+    intp_t n_features
+    intp_t k
+    intp_t offset       # the chunk's first training row
+    intp_t n_train      # its rows
+    const void* norms   # their squared norms |t_j|^2 (gemm_t)
+    double norm_max     # the largest of them
+    double keep         # the filter's rule (see _filter_row), in gemm_t
+    double half_slack
+    double floor
+
+
 cdef inline intp_t _train_block(intp_t block_queries, intp_t n_features,
                                 size_t itemsize) noexcept nogil:
     """Training rows per GEMM for a block of queries.
@@ -227,18 +244,16 @@ cdef inline gemm_t _filter_value(const gemm_t* gaps, const gemm_t* norms,
     return gaps[j] - half_slack * norms[j]
 
 
-cdef inline void _filter_row(const floating* query, const floating* train,
-                             intp_t n_features, intp_t offset, const gemm_t* gaps,
-                             const gemm_t* norms, intp_t n_train, gemm_t norm_max,
-                             floating* kth, intp_t* heap_idx, intp_t k, gemm_t keep,
-                             gemm_t half_slack, gemm_t query_sqnorm, double floor,
-                             gemm_t* best_values, intp_t* best_idx,
-                             Deferred* later, intp_t* rechecked) noexcept nogil:
+cdef inline void _filter_row(const floating* query, const gemm_t* gaps,
+                             const Chunk* chunk, floating* kth, intp_t* heap_idx,
+                             gemm_t query_sqnorm, gemm_t* best_values,
+                             intp_t* best_idx, Deferred* later,
+                             intp_t* rechecked) noexcept nogil:
     """Offer one query the candidates of a training chunk that pass the GEMM filter.
 
-    ``train`` is the whole training set, the chunk its rows from ``offset`` on;
-    ``gaps[j]`` = |t_j|^2 / 2 - q.t_j as the GEMM computed it, ``norms[j]`` =
-    |t_j|^2, ``norm_max`` their largest.  Candidate j may enter only if
+    The ``chunk`` is the training set's rows from ``offset`` on; ``gaps[j]`` =
+    |t_j|^2 / 2 - q.t_j as the GEMM computed it, ``norms[j]`` = |t_j|^2,
+    ``norm_max`` their largest.  Candidate j may enter only if
         keep * (|q|^2 + |t_j|^2) - 2 q.t_j <= k-th best + floor,
     tested halved: its filter value (_filter_value) <= limit, the k-th best being
     the least bound known (_kth_bound).  A group of candidates is first tested at
@@ -252,10 +267,14 @@ cdef inline void _filter_row(const floating* query, const floating* train,
     and few others pass (otherwise every improvement of the k-th best so far would
     be taken on the way).  They are skipped in the scan that follows.
     """
+    cdef const gemm_t* norms = <const gemm_t*> chunk.norms
+    cdef intp_t n_train = chunk.n_train, k = chunk.k
+    cdef gemm_t norm_max = <gemm_t> chunk.norm_max, keep = <gemm_t> chunk.keep
+    cdef gemm_t half_slack = <gemm_t> chunk.half_slack
+    cdef double floor = chunk.floor
     cdef intp_t j = 0, g, group_end, chosen_idx = NO_INDEX
     cdef gemm_t value, chosen_value = -INFINITY
     cdef gemm_t limit, loose
-    cdef double slack = 1.0 - <double> keep
     cdef bint select = best_values != NULL and k < n_train
     if select:
         heap_init(best_values, best_idx, k)
@@ -265,8 +284,8 @@ cdef inline void _filter_row(const floating* query, const floating* train,
                 heap_push(best_values, best_idx, k, value, g)
         for j in range(k):
             g = best_idx[j]
-            _take(query, train, n_features, offset + g, gaps[g], norms[g],
-                  query_sqnorm, slack, floor, kth, heap_idx, k, later, rechecked)
+            _take(query, chunk, g, gaps[g], norms[g], query_sqnorm, kth, heap_idx,
+                  later, rechecked)
         # the chosen candidates are those up to this one in the heap order
         chosen_value, chosen_idx = best_values[0], best_idx[0]
     limit = _filter_limit(_kth_bound(kth, later), keep, query_sqnorm, floor)
@@ -280,9 +299,8 @@ cdef inline void _filter_row(const floating* query, const floating* train,
                     continue
                 value = _filter_value(gaps, norms, half_slack, g)
                 if value <= limit and heap_better(chosen_value, chosen_idx, value, g):
-                    _take(query, train, n_features, offset + g, gaps[g], norms[g],
-                          query_sqnorm, slack, floor, kth, heap_idx, k, later,
-                          rechecked)
+                    _take(query, chunk, g, gaps[g], norms[g], query_sqnorm, kth,
+                          heap_idx, later, rechecked)
                     limit = _filter_limit(_kth_bound(kth, later), keep, query_sqnorm,
                                           floor)
                     loose = limit + half_slack * norm_max
@@ -296,20 +314,25 @@ cdef inline double _kth_bound(const floating* kth, const Deferred* later) noexce
     return min(<double> kth[0], later.upper[0])
 
 
-cdef inline void _take(const floating* query, const floating* train,
-                       intp_t n_features, intp_t index, double gap,
-                       double train_sqnorm, double query_sqnorm, double slack,
-                       double floor, floating* kth, intp_t* heap_idx, intp_t k,
-                       Deferred* later, intp_t* rechecked) noexcept nogil:
-    """Re-check candidate ``index`` that passed the filter now, or put it off.
+cdef inline void _take(const floating* query, const Chunk* chunk, intp_t g,
+                       double gap, double train_sqnorm, double query_sqnorm,
+                       floating* kth, intp_t* heap_idx, Deferred* later,
+                       intp_t* rechecked) noexcept nogil:
+    """Re-check candidate g of the chunk (training row ``index`` = offset + g)
+    that passed the filter now, or put it off.
 
     Put off, it gets the bounds  estimate - error  and  estimate + 2 error  on its
     direct distance, with estimate = |q|^2 + 2 gap and error = slack (|q|^2 + |t|^2)
     + floor the filter's own bound (doubled on the upper side, for the roundings of
-    this arithmetic).  ``rechecked`` counts the distances computed directly.
-    A full list is first cut to the candidates the bound has not ruled out since,
-    and re-checked whole when that leaves it more than half full.
+    this arithmetic), slack = 1 - keep.  ``rechecked`` counts the distances
+    computed directly.  A full list is first cut to the candidates the bound has
+    not ruled out since, and re-checked whole when that leaves it more than half
+    full.
     """
+    cdef const floating* train = <const floating*> chunk.train
+    cdef intp_t n_features = chunk.n_features, k = chunk.k
+    cdef intp_t index = chunk.offset + g
+    cdef double slack = 1.0 - chunk.keep, floor = chunk.floor
     cdef double estimate, error
     if later == NULL:
         _recheck(query, train, n_features, index, kth, heap_idx, k, rechecked)
@@ -432,11 +455,15 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
     cdef double* lower = NULL
     cdef intp_t* pending = NULL
     cdef intp_t rechecked = 0
+    cdef Chunk chunk
     cdef SignalWatch watch
     cdef bint stopped = False, out_of_memory
     watch.work = 0
     if n_queries == 0:
         return 0
+    chunk.train = &train[0, 0]
+    chunk.n_features, chunk.k = n_features, k
+    chunk.keep, chunk.half_slack, chunk.floor = keep, half_slack, floor
     if defer < 0:
         defer = n_features >= DEFER_MIN_FEATURES
     defer = defer and k <= DEFER_MAX_K
@@ -510,13 +537,14 @@ def knn_gemm(const floating[:, ::1] queries, const floating[:, ::1] train,
                                             else 0)
                 if bt_next > 0:
                     norm_max_next = _half_norms(&train_sqnorms[t1], bt_next, half_norms)
+                chunk.offset, chunk.n_train = t0, bt
+                chunk.norms, chunk.norm_max = &train_sqnorms[t0], norm_max
                 for i in range(bq):
                     row = q0 + i
                     if query_sqnorms[i] <= query_norm_limit:  # (False for NaN too)
-                        _filter_row(&queries[row, 0], &train[0, 0], n_features, t0,
-                                    &gaps[i * bt], &train_sqnorms[t0], bt, norm_max,
-                                    &out_dist[row, 0], &out_idx[row, 0], k, keep,
-                                    half_slack, query_sqnorms[i], floor,
+                        _filter_row(&queries[row, 0], &gaps[i * bt], &chunk,
+                                    &out_dist[row, 0], &out_idx[row, 0],
+                                    query_sqnorms[i],
                                     best_values if t0 == 0 else NULL, best_idx,
                                     &deferred[i] if defer else NULL, &rechecked)
                     else:

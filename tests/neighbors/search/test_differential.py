@@ -133,20 +133,27 @@ def _search_or_range_error(call, data, name):
         return None
 
 
+def _case(data, name, index, dtype, kind):
+    """The queries, their reference distances and the index built (None where the
+    data leave the range and the index says so) of one case."""
+    salt = "" if kind == "k" else " r"  # (each test its own data, as first written)
+    rng = np.random.default_rng(zlib.crc32(f"{data} {name} {index}{salt}".encode()))
+    X, Q = _make(data, dtype, rng)
+    built = _search_or_range_error(
+        lambda: INDEXES[index](X, **_metric_kwargs(name)), data, name
+    )
+    return Q, reference_distances(Q, X, name), built
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("index", sorted(INDEXES))
 @pytest.mark.parametrize("name", sorted(METRICS))
 @pytest.mark.parametrize("data", DATA)
 def test_k_nearest_match_the_reference(data, name, index, dtype):
-    rng = np.random.default_rng(zlib.crc32(f"{data} {name} {index}".encode()))
-    X, Q = _make(data, dtype, rng)
-    D = reference_distances(Q, X, name)
-    built = _search_or_range_error(
-        lambda: INDEXES[index](X, **_metric_kwargs(name)), data, name
-    )
+    Q, D, built = _case(data, name, index, dtype, "k")
     if built is None:
         return
-    for k in (1, 3, len(X)):
+    for k in (1, 3, built.n_samples):
         answer = _search_or_range_error(lambda: built.query(Q, k=k), data, name)
         if answer is None:
             continue
@@ -186,12 +193,7 @@ def _check_row(reference, distances, indices, k, name, data, dtype):
 @pytest.mark.parametrize("name", sorted(METRICS))
 @pytest.mark.parametrize("data", DATA)
 def test_radius_matches_the_reference(data, name, index, dtype):
-    rng = np.random.default_rng(zlib.crc32(f"{data} {name} {index} r".encode()))
-    X, Q = _make(data, dtype, rng)
-    D = reference_distances(Q, X, name)
-    built = _search_or_range_error(
-        lambda: INDEXES[index](X, **_metric_kwargs(name)), data, name
-    )
+    Q, D, built = _case(data, name, index, dtype, "radius")
     if built is None:
         return
     # radii: 0, distances that occur exactly (on the boundary), between them, beyond

@@ -36,16 +36,19 @@ cdef extern from "_exp_simd.h" nogil:
     void exp_array "patrec_exp_array"(double* x, Py_ssize_t n)
 
 cdef inline void _gemm(char trans_a, char trans_b, int m, int n, int k,
-                       floating alpha, const floating* a, int lda,
-                       const floating* b, int ldb, floating beta, floating* c,
-                       int ldc) noexcept nogil:
-    """C = alpha op(A) op(B) + beta C in column-major terms (scipy's BLAS)."""
+                       const floating* a, const floating* b, floating beta,
+                       floating* c) noexcept nogil:
+    """C = op(A) op(B) + beta C in column-major terms (scipy's BLAS), C m x n and
+    the three arrays contiguous: each leading dimension follows from the shapes."""
+    cdef floating alpha = 1.0
+    cdef int lda = k if trans_a == b"T" else m
+    cdef int ldb = n if trans_b == b"T" else k
     if floating is float32_t:
         sgemm(&trans_a, &trans_b, &m, &n, &k, &alpha, <float*> a, &lda, <float*> b,
-              &ldb, &beta, c, &ldc)
+              &ldb, &beta, c, &m)
     else:
         dgemm(&trans_a, &trans_b, &m, &n, &k, &alpha, <double*> a, &lda,
-              <double*> b, &ldb, &beta, c, &ldc)
+              <double*> b, &ldb, &beta, c, &m)
 
 
 def softmax_data_term(const floating[:, ::1] X, const intp_t[::1] codes,
@@ -89,9 +92,8 @@ def softmax_data_term(const floating[:, ::1] X, const intp_t[::1] codes,
             # Z_b = X_b coef^T: in column-major terms, coef^T is d x k and X_b^T is
             # d x (stop - start), so Z_b^T (k x rows, the row-major Z_b) = coef X_b^T
             _gemm(yes, no, <int> n_classes, <int> (stop - start),
-                  <int> n_features, <floating> 1.0, &coef[0, 0], <int> n_features,
-                  &X[start, 0], <int> n_features, <floating> 0.0, &block[0, 0],
-                  <int> n_classes)
+                  <int> n_features, &coef[0, 0], &X[start, 0], <floating> 0.0,
+                  &block[0, 0])
             # the scores less each row's largest, then their exponentials at once
             for i in range(start, stop):
                 z = &block[i - start, 0]
@@ -130,8 +132,7 @@ def softmax_data_term(const floating[:, ::1] X, const intp_t[::1] codes,
             # grad_coef += R_b^T X_b: column-major, grad_coef^T (d x k) += X_b^T R_b
             beta = 0.0 if start == 0 else 1.0
             _gemm(no, yes, <int> n_features, <int> n_classes, <int> (stop - start),
-                  <floating> 1.0, &X[start, 0], <int> n_features, &block[0, 0],
-                  <int> n_classes, beta, &grad_coef[0, 0], <int> n_features)
+                  &X[start, 0], &block[0, 0], beta, &grad_coef[0, 0])
             start = stop
     return loss + log(totals)
 

@@ -258,7 +258,7 @@ class NeighborIndex:
         X, single = self._one_point(X)
         X = self._check_query(X)
         r = float(check_scalar(r, "r", numbers.Real, low=0))
-        indices, distances, evaluations = self._radius(X, r, n_jobs)
+        indices, distances, evaluations = self._radius(X, r, n_jobs, return_distance)
         result = (indices,)
         if return_distance:
             result += (distances,)
@@ -279,15 +279,15 @@ class NeighborIndex:
             As `query_radius` returns them.
         """
         r = float(check_scalar(r, "r", numbers.Real, low=0))
-        indices, distances, _ = self._radius(self._training_rows(), r, n_jobs)
+        indices, distances, _ = self._radius(self._training_rows(), r, n_jobs, True)
         for row in range(len(indices)):
             keep = indices[row] != row
             indices[row], distances[row] = indices[row][keep], distances[row][keep]
         return indices, distances
 
-    def _radius(self, X, r, n_jobs):
-        """`query_radius` of prepared queries ``X``: (indices, distances,
-        evaluations)."""
+    def _radius(self, X, r, n_jobs, return_distance):
+        """`query_radius` of prepared queries ``X``: (indices, distances or None
+        unless ``return_distance``, evaluations)."""
         n_queries = X.shape[0]
         found = np.zeros(n_queries, dtype=np.intp)
         evaluations = np.zeros(n_queries, dtype=np.intp)
@@ -324,10 +324,13 @@ class NeighborIndex:
             dtype=self.dtype,
         )
         splits = np.cumsum(found)[:-1]
-        finished = self._metric.finish(all_reduced.astype(self.dtype)[None, :])[0]
+        distances = None
+        if return_distance:
+            finished = self._metric.finish(all_reduced.astype(self.dtype)[None, :])[0]
+            distances = _object_array(np.split(finished, splits), n_queries)
         return (
             _object_array(np.split(all_indices.astype(np.intp), splits), n_queries),
-            _object_array(np.split(finished, splits), n_queries),
+            distances,
             evaluations,
         )
 

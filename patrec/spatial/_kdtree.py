@@ -619,8 +619,9 @@ class cKDTree:  # noqa: N801 (SciPy's name)
                 f"{type(self).__name__} does not work with complex data: pass the "
                 "real part (data.real) or both parts as columns."
             )
-        data = np.array(
-            data, order="C", copy=True if copy_data else None, dtype=np.float64
+        # (copy=None, "only if needed", is NumPy 2's; asarray is the same on 1.25)
+        data = (np.array if copy_data else np.asarray)(
+            data, order="C", dtype=np.float64
         )
         if data.ndim != 2:
             raise ValueError(

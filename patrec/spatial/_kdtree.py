@@ -1532,8 +1532,8 @@ class KDTree(cKDTree):
     >>> from patrec.spatial import KDTree
     >>> tree = KDTree(np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]]))
     >>> distance, index = tree.query([0.9, 0.9])
-    >>> round(distance, 6), index, type(index).__name__
-    (0.141421, np.int64(1), 'int64')
+    >>> round(distance, 6), int(index), type(index).__name__
+    (0.141421, 1, 'int64')
     >>> isinstance(tree.tree, KDTree.leafnode)
     True
     """

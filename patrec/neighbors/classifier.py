@@ -330,10 +330,12 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, BaseEstimator):
 
 def _summable(weights):
     """``weights`` with each row whose sum overflows divided by its largest weight
-    (the shares of the vote are the same)."""
+    (the shares of the vote are the same); a new array then, never the given one
+    changed (a weights callable's own array)."""
     with np.errstate(over="ignore"):
         overflow = ~np.isfinite(weights.sum(axis=1))
     if overflow.any():
+        weights = weights.copy()
         weights[overflow] /= weights[overflow].max(axis=1, keepdims=True)
     return weights
 

@@ -364,11 +364,19 @@ def test_distance_weights_where_one_over_d_overflows():
 
 def test_weights_whose_sum_overflows_vote_in_proportion():
     X, y = [[0.0], [1.0], [2.0]], [0, 1, 1]
-    huge = KNeighborsClassifier(3, weights=lambda d: np.full(d.shape, 1e308))
+    returned = []
+
+    def huge_weights(d):
+        returned.append(np.full(d.shape, 1e308))
+        return returned[-1]
+
+    huge = KNeighborsClassifier(3, weights=huge_weights)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         proba = huge.fit(X, y).predict_proba([[0.2]])
     np.testing.assert_allclose(proba, [[1 / 3, 2 / 3]])
+    # the callable's own array is not rescaled in place
+    np.testing.assert_array_equal(returned[0], np.full((1, 3), 1e308))
 
 
 @pytest.mark.parametrize("weights", ["uniform", "distance"])
